@@ -28,5 +28,6 @@ export default defineConfig({
   test: {
     // Browser suites (test/components) run in Chromium through web-test-runner, never here.
     include: ['test/{sandbox,upstream,worker,gateway}/**/*.test.ts'],
+    reporters: ['default', './test/support/vitest-summary-reporter.mjs'],
   },
 });
