@@ -71,4 +71,15 @@ export interface NormalisedGeo {
   connection_speed: (typeof CONNECTION_SPEEDS)[number] | null;
   country_confidence: number | null;
   proxy: { identification: ProxyIdentification | null; type: ProxyType | null };
+  // Added by the clients (additive, optional so existing literals still type-check); normaliseGeo always sets them.
+  /** 0-100. */
+  region_confidence?: number | null;
+  /** 0-100. */
+  city_confidence?: number | null;
+  /** 0-100. */
+  postal_confidence?: number | null;
+  /** Telephone area code series, as text (`212`). */
+  area_codes?: string | null;
+  city_code?: number | null;
+  metro_code?: number | null;
 }

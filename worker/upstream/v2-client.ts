@@ -1,0 +1,390 @@
+/**
+ * Typed client of the platform's Management API v2: one method per route of the spec's endpoint table. Every request
+ * is built from scratch (Bearer secret, JSON accept, a content type only with a body), never follows a redirect with
+ * the secret, and gives up after `timeoutMs`. Non-2xx answers throw `V2ApiError`; the rate-limit headers of every
+ * answer are exposed. Uses only `fetch`, `Request`, `AbortSignal` and `URL`, so it runs in Workers and in Node.
+ */
+import { errorItemsFromBody } from './error-body.ts';
+import { InvalidArgumentError, UpstreamRequestError, V2ApiError } from './errors.ts';
+import { paginate, type PaginateOptions } from './paginate.ts';
+import { checkRawV2Path, pathSegment, playlistTypeSegment } from './path-segments.ts';
+import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from './rate-limit.ts';
+import {
+  callSignal, checkTimeout, DEFAULT_TIMEOUT_MS, discard, guarded, isRedirect, trimBaseUrl,
+  type CallOptions, type Transport,
+} from './transport.ts';
+import {
+  MAX_PAGE_LENGTH,
+  type ListParams, type Media, type MediaCreateBody, type MediaList, type MediaRendition,
+  type MediaRenditionCreateBody, type MediaRenditionList, type MediaUpdateBody, type Original, type OriginalList,
+  type Player, type PlayerCreateBody, type PlayerList, type PlayerUpdateBody, type Playlist, type PlaylistCreateBody,
+  type PlaylistList, type PlaylistType, type PlaylistUpdateBody, type QueryUsageBody, type RemoveTagBody,
+  type RenameTagBody, type TagActionResult, type TextTrack, type TextTrackCreateBody, type TextTrackList,
+  type Thumbnail, type ThumbnailCreateBody, type ThumbnailUpdateBody, type TypedPlaylist, type UsageResult,
+} from './v2-types.ts';
+
+export type { CallOptions } from './transport.ts';
+
+export interface V2ResponseInfo {
+  method: string;
+  /** The `/v2/...` path, without the query. */
+  path: string;
+  status: number;
+  rateLimit: RateLimitInfo;
+}
+
+export interface V2ClientOptions {
+  /** e.g. `http://localhost:8788`; the client appends `/v2/...`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <secret>`. */
+  secret: string;
+  /** Transport; default `globalThis.fetch`. The worker injects one that goes through its budget. */
+  fetch?: Transport;
+  /** Default 10 000; enforced with `AbortSignal`. */
+  timeoutMs?: number;
+  /** Called for every answer (success, error, redirect), e.g. to feed a budget from the rate-limit headers. */
+  onResponse?: (info: V2ResponseInfo) => void;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+const METHODS: readonly string[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+const MAX_Q_LENGTH = 2000;
+
+interface Call {
+  method: HttpMethod;
+  path: string;
+  query?: URLSearchParams;
+  body?: unknown;
+  options?: CallOptions;
+}
+
+/** `q`, `page`, `page_length`, `sort` as query parameters, checked before any request. */
+export function listQuery(params: ListParams = {}): URLSearchParams {
+  const query = new URLSearchParams();
+  const { q, page, page_length: pageLength, sort } = params;
+  if (q !== undefined) {
+    if (typeof q !== 'string' || q.length > MAX_Q_LENGTH) {
+      throw new InvalidArgumentError('q', `q must be a string of at most ${MAX_Q_LENGTH} characters.`);
+    }
+    if (q.trim()) query.set('q', q);
+  }
+  if (page !== undefined) {
+    if (!Number.isSafeInteger(page) || page < 1) throw new InvalidArgumentError('page', 'page must be an integer ≥ 1.');
+    query.set('page', String(page));
+  }
+  if (pageLength !== undefined) {
+    if (!Number.isSafeInteger(pageLength) || pageLength < 1 || pageLength > MAX_PAGE_LENGTH) {
+      throw new InvalidArgumentError('page_length', `page_length must be an integer from 1 to ${MAX_PAGE_LENGTH}.`);
+    }
+    query.set('page_length', String(pageLength));
+  }
+  if (sort !== undefined) {
+    if (typeof sort !== 'string' || !/^[A-Za-z0-9_.]+(:(asc|desc))?$/.test(sort)) {
+      throw new InvalidArgumentError('sort', "sort must look like '<field>:asc' or '<field>:desc'.");
+    }
+    query.set('sort', sort);
+  }
+  return query;
+}
+
+function checkBody(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InvalidArgumentError('body', 'body must be a JSON object of metadata, upload and relationships.');
+  }
+}
+
+export class V2Client {
+  readonly #baseUrl: string;
+  readonly #authorization: string;
+  readonly #transport: Transport;
+  readonly #timeoutMs: number;
+  readonly #onResponse: ((info: V2ResponseInfo) => void) | undefined;
+  #rateLimit: RateLimitInfo = { limit: null, remaining: null };
+
+  constructor(options: V2ClientOptions) {
+    this.#baseUrl = trimBaseUrl(options.baseUrl, 'baseUrl');
+    if (typeof options.secret !== 'string' || !/^[\x21-\x7e]+$/.test(options.secret)) {
+      throw new TypeError('secret must be a non-empty token of visible ASCII characters.');
+    }
+    this.#authorization = `Bearer ${options.secret}`;
+    const fetchImpl = options.fetch;
+    this.#transport = fetchImpl ? (request) => fetchImpl(request) : (request) => globalThis.fetch(request);
+    this.#timeoutMs = checkTimeout(options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.#onResponse = options.onResponse;
+  }
+
+  /** The last seen `svc-request-limit` / `svc-request-remaining` (null until an answer carried them). */
+  get rateLimit(): RateLimitInfo {
+    return { ...this.#rateLimit };
+  }
+
+  // -------------------------------------------------------------------------------------------------------- media
+
+  createMedia(site: string, body: MediaCreateBody, options?: CallOptions): Promise<Media> {
+    return this.#json({ method: 'POST', path: this.#site(site, 'media/'), body, options });
+  }
+  listMedia(site: string, params?: ListParams, options?: CallOptions): Promise<MediaList> {
+    return this.#json({ method: 'GET', path: this.#site(site, 'media/'), query: listQuery(params), options });
+  }
+  getMedia(site: string, mediaId: string, options?: CallOptions): Promise<Media> {
+    return this.#json({ method: 'GET', path: this.#media(site, mediaId), options });
+  }
+  updateMedia(site: string, mediaId: string, body: MediaUpdateBody, options?: CallOptions): Promise<Media> {
+    return this.#json({ method: 'PATCH', path: this.#media(site, mediaId), body, options });
+  }
+  deleteMedia(site: string, mediaId: string, options?: CallOptions): Promise<void> {
+    return this.#void({ method: 'DELETE', path: this.#media(site, mediaId), options });
+  }
+  iterateMedia(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Media, void, undefined> {
+    return paginate((page) => this.listMedia(site, page, options), 'media', params, options);
+  }
+
+  // ------------------------------------------------------------------------------------------- renditions, originals
+
+  createMediaRendition(site: string, mediaId: string, body: MediaRenditionCreateBody, options?: CallOptions): Promise<MediaRendition> {
+    return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'media_renditions/'), body, options });
+  }
+  listMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<MediaRenditionList> {
+    return this.#json({
+      method: 'GET', path: this.#media(site, mediaId, 'media_renditions/'), query: listQuery(params), options,
+    });
+  }
+  getMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<MediaRendition> {
+    return this.#json({ method: 'GET', path: this.#rendition(site, mediaId, renditionId), options });
+  }
+  deleteMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<void> {
+    return this.#void({ method: 'DELETE', path: this.#rendition(site, mediaId, renditionId), options });
+  }
+  iterateMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<MediaRendition, void, undefined> {
+    return paginate((page) => this.listMediaRenditions(site, mediaId, page, options), 'media_renditions', params, options);
+  }
+  listOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<OriginalList> {
+    return this.#json({ method: 'GET', path: this.#media(site, mediaId, 'originals/'), query: listQuery(params), options });
+  }
+  iterateOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Original, void, undefined> {
+    return paginate((page) => this.listOriginals(site, mediaId, page, options), 'originals', params, options);
+  }
+
+  // ------------------------------------------------------------------------------------------------- text tracks
+
+  createTextTrack(site: string, mediaId: string, body: TextTrackCreateBody, options?: CallOptions): Promise<TextTrack> {
+    return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'text_tracks/'), body, options });
+  }
+  listTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<TextTrackList> {
+    return this.#json({ method: 'GET', path: this.#media(site, mediaId, 'text_tracks/'), query: listQuery(params), options });
+  }
+  getTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<TextTrack> {
+    return this.#json({ method: 'GET', path: this.#track(site, mediaId, trackId), options });
+  }
+  updateTextTrack(site: string, mediaId: string, trackId: string, body: { metadata: Partial<TextTrack['metadata']> }, options?: CallOptions): Promise<TextTrack> {
+    return this.#json({ method: 'PATCH', path: this.#track(site, mediaId, trackId), body, options });
+  }
+  deleteTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<void> {
+    return this.#void({ method: 'DELETE', path: this.#track(site, mediaId, trackId), options });
+  }
+  iterateTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<TextTrack, void, undefined> {
+    return paginate((page) => this.listTextTracks(site, mediaId, page, options), 'text_tracks', params, options);
+  }
+
+  // -------------------------------------------------------------------------------------------------- thumbnails
+  // The spec writes these two paths without a trailing slash; they are sent exactly so.
+
+  createThumbnail(site: string, body: ThumbnailCreateBody, options?: CallOptions): Promise<Thumbnail> {
+    return this.#json({ method: 'POST', path: this.#site(site, 'thumbnails/'), body, options });
+  }
+  getThumbnail(site: string, thumbnailId: string, options?: CallOptions): Promise<Thumbnail> {
+    return this.#json({ method: 'GET', path: this.#thumbnail(site, thumbnailId), options });
+  }
+  updateThumbnail(site: string, thumbnailId: string, body: ThumbnailUpdateBody, options?: CallOptions): Promise<Thumbnail> {
+    return this.#json({ method: 'PATCH', path: this.#thumbnail(site, thumbnailId), body, options });
+  }
+
+  // --------------------------------------------------------------------------------------------------- playlists
+
+  createPlaylist<T extends PlaylistType>(site: string, type: T, body: PlaylistCreateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
+    return this.#json({ method: 'POST', path: this.#site(site, `playlists/${playlistTypeSegment(type)}/`), body, options });
+  }
+  listPlaylists(site: string, params?: ListParams, options?: CallOptions): Promise<PlaylistList> {
+    return this.#json({ method: 'GET', path: this.#site(site, 'playlists/'), query: listQuery(params), options });
+  }
+  /** GET playlists/<id>/: the top-level fields and the type. */
+  getPlaylist(site: string, playlistId: string, options?: CallOptions): Promise<Playlist> {
+    return this.#json({ method: 'GET', path: this.#playlist(site, playlistId), options });
+  }
+  /** GET playlists/<id>/<type>/: the same plus the type's subresource. */
+  getTypedPlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, options?: CallOptions): Promise<TypedPlaylist<T>> {
+    return this.#json({ method: 'GET', path: this.#playlist(site, playlistId, type), options });
+  }
+  /** Also the way to add, remove or reorder a playlist's media (through the type's subresource). */
+  updatePlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, body: PlaylistUpdateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
+    return this.#json({ method: 'PATCH', path: this.#playlist(site, playlistId, type), body, options });
+  }
+  deletePlaylist(site: string, playlistId: string, options?: CallOptions): Promise<void> {
+    return this.#void({ method: 'DELETE', path: this.#playlist(site, playlistId), options });
+  }
+  deleteTypedPlaylist(site: string, playlistId: string, type: PlaylistType, options?: CallOptions): Promise<void> {
+    return this.#void({ method: 'DELETE', path: this.#playlist(site, playlistId, type), options });
+  }
+  iteratePlaylists(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Playlist, void, undefined> {
+    return paginate((page) => this.listPlaylists(site, page, options), 'playlists', params, options);
+  }
+
+  // ----------------------------------------------------------------------------------------------------- players
+
+  createPlayer(site: string, body: PlayerCreateBody, options?: CallOptions): Promise<Player> {
+    return this.#json({ method: 'POST', path: this.#site(site, 'players/'), body, options });
+  }
+  listPlayers(site: string, params?: ListParams, options?: CallOptions): Promise<PlayerList> {
+    return this.#json({ method: 'GET', path: this.#site(site, 'players/'), query: listQuery(params), options });
+  }
+  getPlayer(site: string, playerId: string, options?: CallOptions): Promise<Player> {
+    return this.#json({ method: 'GET', path: this.#player(site, playerId), options });
+  }
+  updatePlayer(site: string, playerId: string, body: PlayerUpdateBody, options?: CallOptions): Promise<Player> {
+    return this.#json({ method: 'PATCH', path: this.#player(site, playerId), body, options });
+  }
+  deletePlayer(site: string, playerId: string, options?: CallOptions): Promise<void> {
+    return this.#void({ method: 'DELETE', path: this.#player(site, playerId), options });
+  }
+  iteratePlayers(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Player, void, undefined> {
+    return paginate((page) => this.listPlayers(site, page, options), 'players', params, options);
+  }
+
+  // ----------------------------------------------------------------------------------------------------- actions
+
+  removeTag(site: string, body: RemoveTagBody, options?: CallOptions): Promise<TagActionResult> {
+    return this.#json({ method: 'PUT', path: this.#site(site, 'remove_tag/'), body, options });
+  }
+  renameTag(site: string, body: RenameTagBody, options?: CallOptions): Promise<TagActionResult> {
+    return this.#json({ method: 'PUT', path: this.#site(site, 'rename_tag/'), body, options });
+  }
+  queryUsage(site: string, body: QueryUsageBody, options?: CallOptions): Promise<UsageResult> {
+    return this.#json({ method: 'PUT', path: this.#site(site, 'query_usage/'), body, options });
+  }
+
+  // ------------------------------------------------------------------------------------------------- escape hatch
+
+  /**
+   * For a gateway that forwards allowlisted calls: the request is built the same way (headers from scratch, redirect
+   * 'manual', timeout) and the upstream's Response comes back as is, whatever its status. Timeouts, network failures
+   * and redirects still throw `UpstreamRequestError`, because a redirect must never reach a caller that might follow it.
+   */
+  async raw(
+    method: string,
+    path: string,
+    init: { query?: URLSearchParams; body?: unknown } & CallOptions = {},
+  ): Promise<Response> {
+    const verb = typeof method === 'string' ? method.toUpperCase() : '';
+    if (!METHODS.includes(verb)) throw new InvalidArgumentError('method', `method must be one of ${METHODS.join(', ')}.`);
+    const call: Call = { method: verb as HttpMethod, path: checkRawV2Path(path), options: init };
+    if (init.query) call.query = init.query;
+    if (init.body !== undefined) call.body = init.body;
+    return this.#send(call, async (response) => response);
+  }
+
+  // ------------------------------------------------------------------------------------------------------ plumbing
+
+  #site(site: string, rest: string): string {
+    return `/v2/sites/${pathSegment('site', site)}/${rest}`;
+  }
+  #media(site: string, mediaId: string, rest = ''): string {
+    return this.#site(site, `media/${pathSegment('mediaId', mediaId)}/${rest}`);
+  }
+  #rendition(site: string, mediaId: string, renditionId: string): string {
+    return this.#media(site, mediaId, `media_renditions/${pathSegment('renditionId', renditionId)}/`);
+  }
+  #track(site: string, mediaId: string, trackId: string): string {
+    return this.#media(site, mediaId, `text_tracks/${pathSegment('trackId', trackId)}/`);
+  }
+  #thumbnail(site: string, thumbnailId: string): string {
+    return this.#site(site, `thumbnails/${pathSegment('thumbnailId', thumbnailId)}`);
+  }
+  #playlist(site: string, playlistId: string, type?: PlaylistType): string {
+    const typed = type === undefined ? '' : `${playlistTypeSegment(type)}/`;
+    return this.#site(site, `playlists/${pathSegment('playlistId', playlistId)}/${typed}`);
+  }
+  #player(site: string, playerId: string): string {
+    return this.#site(site, `players/${pathSegment('playerId', playerId)}/`);
+  }
+
+  #json<T>(call: Call): Promise<T> {
+    if (call.body !== undefined) checkBody(call.body);
+    return this.#send(call, async (response, what) => {
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new UpstreamRequestError('invalid_response', `${what}: the answer is not JSON.`, response.status);
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new UpstreamRequestError('invalid_response', `${what}: the answer is not a JSON object.`, response.status);
+      }
+      return parsed as T;
+    }, true);
+  }
+
+  #void(call: Call): Promise<void> {
+    return this.#send(call, async (response) => {
+      discard(response);
+    }, true);
+  }
+
+  async #send<T>(
+    call: Call,
+    onSuccess: (response: Response, what: string) => Promise<T>,
+    throwOnError = false,
+  ): Promise<T> {
+    const timeoutMs = checkTimeout(call.options?.timeoutMs, this.#timeoutMs);
+    const what = `${call.method} ${call.path}`;
+    const signals = callSignal(timeoutMs, call.options?.signal);
+    return guarded(signals, async () => {
+      const response = await this.#transport(this.#request(call, signals.signal));
+      const rateLimit = parseRateLimit(response.headers);
+      this.#remember(rateLimit);
+      this.#notify({ method: call.method, path: call.path, status: response.status, rateLimit });
+      if (isRedirect(response)) {
+        discard(response);
+        throw new UpstreamRequestError('redirect', `${what}: the upstream answered with a redirect; not followed.`,
+          response.status);
+      }
+      if (throwOnError && (response.status < 200 || response.status > 299)) {
+        const errors = errorItemsFromBody(await response.text(), response.status);
+        const retryAfter = response.status === 429 || response.status === 503
+          ? parseRetryAfter(response.headers.get('retry-after')) : null;
+        throw new V2ApiError(response.status, errors, retryAfter, rateLimit, what);
+      }
+      return onSuccess(response, what);
+    }, what);
+  }
+
+  #request(call: Call, signal: AbortSignal): Request {
+    const query = call.query?.toString();
+    const url = `${this.#baseUrl}${call.path}${query ? `?${query}` : ''}`;
+    // From scratch on every call: nothing of an incoming request can leak into the upstream one.
+    const headers = new Headers({ authorization: this.#authorization, accept: 'application/json' });
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers.set('content-type', 'application/json');
+    }
+    return new Request(url, { method: call.method, headers, body: body ?? null, redirect: 'manual', signal });
+  }
+
+  #remember(seen: RateLimitInfo): void {
+    // An answer without the headers (a proxy's error page) does not erase what the platform last said.
+    this.#rateLimit = {
+      limit: seen.limit ?? this.#rateLimit.limit,
+      remaining: seen.remaining ?? this.#rateLimit.remaining,
+    };
+  }
+
+  #notify(info: V2ResponseInfo): void {
+    if (!this.#onResponse) return;
+    try {
+      this.#onResponse(info);
+    } catch {
+      // An observer must not change the outcome of the call it observes.
+    }
+  }
+}
