@@ -3,9 +3,14 @@
 // the test code, which runs in it) is routed to the sandbox, so the worker's code path is the production one.
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { mkdirSync } from 'node:fs';
 import { buildSandbox, sandboxWorkerOptions } from './demo/sandbox/build.mjs';
+import { seededCatalog } from './test/worker/seed-ids.mjs';
 
 await buildSandbox();
+// The static-assets directory must exist for the worker to start, even before `npm run build` has filled it.
+mkdirSync('./dist', { recursive: true });
+const reelgateConfig = await edgeWorkerTestConfig();
 
 export default defineConfig({
   plugins: [
@@ -20,7 +25,12 @@ export default defineConfig({
           API_SECRET: 'sandbox-api-secret-not-for-production',
           GEO_API_KEY: 'sandbox-geo-key-not-for-production',
           DEV_MODE: 'true',
+          GEO_CLIENT: 'reelgate-test',
+          ADDRESS_SALT: 'test-address-salt',
+          REELGATE_CONFIG: JSON.stringify(reelgateConfig),
         },
+        // Low enough that the abuse-limit test can trip it, high enough that no other test does.
+        ratelimits: { VISITOR_LIMIT: { namespace_id: '1001', simple: { limit: 200, period: 60 } } },
         workers: [sandboxWorkerOptions()],
       },
     }),
@@ -31,3 +41,40 @@ export default defineConfig({
     reporters: ['default', './test/support/vitest-summary-reporter.mjs'],
   },
 });
+
+/**
+ * The edge worker's configuration in the tests: the sandbox's seeded sites, policies bound to a site, a playlist and a
+ * media of the seed, and small budget and cache windows so no test waits for minutes.
+ */
+async function edgeWorkerTestConfig() {
+  const [northwind, harbour] = await seededCatalog();
+  const playlist = (site, type) => site.playlists.find((p) => p.playlist_type === type);
+  const picks = playlist(northwind, 'manual');
+  return {
+    allowed_origins: ['https://publisher.example'],
+    custom_params_allowlist: ['series', 'episode'],
+    sites: {
+      [northwind.id]: {
+        playlists: { [playlist(northwind, 'dynamic').id]: 'gb-only' },
+        media: { [picks.manual.media_ids[0]]: 'no-proxies' },
+      },
+      [harbour.id]: { policy: 'europe' },
+    },
+    policies: {
+      'gb-only': { allow_countries: ['GB'], unknown: 'deny' },
+      europe: { allow_continents: ['EU'], unknown: 'deny' },
+      'no-proxies': { deny_proxy_identifications: ['tor_exit', 'vpn'], deny_proxy_types: ['anonymous', 'hosting'], unknown: 'allow' },
+      'not-us': { deny_countries: ['US'], unknown: 'allow' },
+    },
+    cache: {
+      memory_ms: 1000,
+      feed: { fresh_seconds: 30, stale_seconds: 600 },
+      media: { fresh_seconds: 30, stale_seconds: 600 },
+      player: { fresh_seconds: 30, stale_seconds: 600 },
+      geo: { fresh_seconds: 300, stale_seconds: 600 },
+      not_found: { fresh_seconds: 30, stale_seconds: 0 },
+    },
+    budget: { rate_per_minute: 50, burst: 10, max_wait_ms: 400, upstream_timeout_ms: 3000 },
+    feed: { default_page_length: 10, max_page_length: 50, max_items: 100 },
+  };
+}

@@ -1,6 +1,78 @@
-// Placeholder until the edge worker lands (issue 3): every route is unknown.
-export default {
-  async fetch(): Promise<Response> {
-    return Response.json({ errors: [{ code: 'not_found', description: 'No such route.' }] }, { status: 404 });
+/**
+ * The edge worker, assembled: request guard, preflight and abuse limit before the routes; our own catch (the v2
+ * error body, never an exception); CORS and security headers on every answer. Policy lives in the modules imported.
+ */
+import { Router, type IRequest } from 'itty-router';
+import { enforceVisitorLimit } from './abuse-limit.ts';
+import { embedAsset, pageAsset } from './assets.ts';
+import { getConfig, type Config } from './config.ts';
+import { applyCors, preflight } from './cors.ts';
+import type { Env } from './env.ts';
+import { errorResponse, notFound } from './errors.ts';
+import { guardRequest } from './request-guard.ts';
+import type { Handler, RouteRequest } from './routes/context.ts';
+import { feedRoute } from './routes/feed.ts';
+import { gateRoute, geoRoute } from './routes/geo.ts';
+import { mediaRoute } from './routes/media.ts';
+import { playerRoute } from './routes/player.ts';
+import { applySecurityHeaders } from './security-headers.ts';
+
+export { BudgetObject } from './budget/budget-object.ts';
+
+type Args = [Env, ExecutionContext];
+
+function configOrNull(env: Env): Config | null {
+  try {
+    return getConfig(env);
+  } catch {
+    return null;
+  }
+}
+
+const router = Router<IRequest, Args>({
+  before: [
+    (request) => {
+      guardRequest(request);
+    },
+    (request, env: Env) => preflight(request, getConfig(env)) ?? undefined,
+    async (request, env: Env) => {
+      if (new URL(request.url).pathname.startsWith('/api/')) await enforceVisitorLimit(request, env);
+    },
+  ],
+  catch: (error: unknown) => {
+    if (error instanceof Error && error.name === 'ConfigError') console.error('reelgate: configuration:', error.message);
+    return errorResponse(error);
   },
-} satisfies ExportedHandler;
+  finally: [
+    (response: Response | undefined, request: IRequest, env: Env) => {
+      let out = response instanceof Response ? response : errorResponse(notFound('No such route.'));
+      // Some responses (assets, fetched) have immutable headers.
+      out = new Response(request.method === 'HEAD' ? null : out.body, out);
+      applyCors(request as unknown as Request, out, configOrNull(env));
+      applySecurityHeaders(request as unknown as Request, out);
+      return out;
+    },
+  ],
+});
+
+/** GET and HEAD share each route. */
+function read(path: string, handler: Handler): void {
+  const h = (request: IRequest, env: Env, ctx: ExecutionContext) => handler(request as RouteRequest, env, ctx);
+  router.get(path, h);
+  router.head(path, h);
+}
+
+read('/api/sites/:site/playlists/:playlist', feedRoute);
+read('/api/sites/:site/media/:media', mediaRoute);
+read('/api/sites/:site/players/:player', playerRoute);
+read('/api/geo', geoRoute);
+read('/api/gate/:policy', gateRoute);
+read('/embed/:file', (request, env) => embedAsset(request, env));
+router.all('/api/*', () => {
+  throw notFound('No such route.');
+});
+read('*', (request, env) => pageAsset(request, env));
+
+export default {
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => router.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env>;

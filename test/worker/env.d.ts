@@ -1,0 +1,10 @@
+// The edge worker's own bindings, as the worker tests see them (test/env.d.ts has the pool's).
+declare namespace Cloudflare {
+  interface Env {
+    CACHE: KVNamespace;
+    BUDGET: DurableObjectNamespace<import('../../worker/budget/budget-object.ts').BudgetObject>;
+    REELGATE_CONFIG: string;
+    ADDRESS_SALT: string;
+    GEO_CLIENT: string;
+  }
+}

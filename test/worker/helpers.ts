@@ -1,0 +1,113 @@
+/** Shared steps of the edge-worker suites: a clean world per test, calls as a visitor, the sandbox's counters. */
+import { env, SELF } from 'cloudflare:test';
+import { expect } from 'vitest';
+import { clearMemoryCache } from '../../worker/cache/cached.ts';
+import { budgetStub } from '../../worker/budget/upstream.ts';
+
+export interface TestConfig {
+  sites: Record<string, { policy?: string; playlists?: Record<string, string>; media?: Record<string, string> }>;
+  allowed_origins: string[];
+}
+export const config = JSON.parse(env.REELGATE_CONFIG) as TestConfig;
+const siteIds = Object.keys(config.sites);
+/** The seeded site without a site-wide policy, and the one bound to `europe`. */
+export const SITE = siteIds.find((id) => !config.sites[id]!.policy)!;
+export const EUROPE_SITE = siteIds.find((id) => config.sites[id]!.policy === 'europe')!;
+export const ALLOWED_ORIGIN = config.allowed_origins[0]!;
+
+export const SECRETS = [env.API_SECRET, env.GEO_API_KEY, env.ADDRESS_SALT];
+
+/** A documentation address with no geo fixture of its own unless the catalog says so. */
+export const DEFAULT_IP = '203.0.113.200';
+
+export async function sandbox(path: string, init?: RequestInit): Promise<Response> {
+  return env.SANDBOX.fetch(`http://sandbox.test${path}`, init);
+}
+
+export async function resetWorld(rateLimitPerMinute?: number): Promise<void> {
+  const reset = await sandbox('/_sandbox/reset', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rateLimitPerMinute ? { rate_limit_per_minute: rateLimitPerMinute } : {}),
+  });
+  expect(reset.ok).toBe(true);
+  await reset.body?.cancel();
+  let cursor: string | undefined;
+  do {
+    const page = await env.CACHE.list(cursor ? { cursor } : {});
+    await Promise.all(page.keys.map((k) => env.CACHE.delete(k.name)));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  clearMemoryCache();
+  await budgetStub(env).reset();
+}
+
+export interface SandboxStats {
+  calls: Record<string, number>;
+  total: number;
+  rate_limited: number;
+  auth_failures: number;
+  last_authorization_sha256: string | null;
+}
+
+/** The sandbox's counters, normalised to what these suites read. */
+export async function stats(): Promise<SandboxStats> {
+  const raw = (await (await sandbox('/_sandbox/stats')).json()) as Record<string, unknown>;
+  return normaliseStats(raw);
+}
+
+export function normaliseStats(raw: Record<string, unknown>): SandboxStats {
+  const calls = (raw.calls ?? raw.calls_per_route ?? raw.routes ?? {}) as Record<string, number>;
+  const total = typeof raw.total === 'number' ? raw.total : Object.values(calls).reduce((a, b) => a + b, 0);
+  return {
+    calls,
+    total,
+    rate_limited: Number(raw.rate_limited ?? raw.responses_429 ?? raw['429'] ?? 0),
+    auth_failures: Number(raw.auth_failures ?? 0),
+    last_authorization_sha256: (raw.last_authorization_sha256 as string | null) ?? null,
+  };
+}
+
+/** Upstream calls whose route label mentions every fragment given. */
+export function callsTo(s: SandboxStats, ...fragments: string[]): number {
+  return Object.entries(s.calls)
+    .filter(([route]) => fragments.every((f) => route.includes(f)))
+    .reduce((sum, [, n]) => sum + n, 0);
+}
+
+export async function catalog(): Promise<any> {
+  return (await sandbox('/_sandbox/catalog')).json();
+}
+
+export function api(path: string, init: RequestInit & { ip?: string | null } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const ip = init.ip === undefined ? DEFAULT_IP : init.ip;
+  if (ip !== null && !headers.has('x-reelgate-dev-ip')) headers.set('x-reelgate-dev-ip', ip);
+  return SELF.fetch(`http://localhost${path}`, { ...init, headers });
+}
+
+/** Asserts the v2 error body with this status and code, and that nothing secret rides along. */
+export async function expectError(response: Response, status: number, code: string): Promise<void> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(JSON.parse(text)).toEqual({ errors: [{ code, description: expect.any(String) }] });
+  expectNoSecret(response, text);
+}
+
+export function expectNoSecret(response: Response, text: string): void {
+  const headerText = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+  for (const secret of SECRETS) {
+    expect(text).not.toContain(secret);
+    expect(headerText).not.toContain(secret);
+  }
+  expect(headerText.toLowerCase()).not.toContain('authorization');
+}
+
+/** Polls until `check` holds (background work such as a stale refresh), failing after a bounded number of tries. */
+export async function eventually(check: () => Promise<boolean>, tries = 50): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition never held');
+}

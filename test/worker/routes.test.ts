@@ -1,0 +1,198 @@
+// Each public route's projection: the fields a widget gets, nothing an upstream body carries beyond them, and the
+// publish window / readiness rules applied to feeds and media.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
+import { api, config, expectError, expectNoSecret, resetWorld, SITE } from './helpers.ts';
+import { allMedia, isPublic, media, playlistOfType, playlists, players, typedPlaylist } from './upstream-direct.ts';
+
+const FORBIDDEN_KEYS = ['upload', 'source_url', 'download_url', 'error_message', 'hosting_type', 'external_id', 'relationships', 'metadata'];
+
+function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      if (k !== 'setup_config') keysDeep(v, out);
+    }
+  }
+  return out;
+}
+
+async function feed(site: string, playlist: string, query = ''): Promise<FeedResponse> {
+  const response = await api(`/api/sites/${site}/playlists/${playlist}${query}`);
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  expectNoSecret(response, text);
+  return JSON.parse(text) as FeedResponse;
+}
+
+beforeEach(() => resetWorld());
+
+describe('GET /api/sites/:site/playlists/:playlist', () => {
+  it('resolves a manual playlist in its order, public media only, projected to feed items', async () => {
+    const playlist = await playlistOfType(SITE, 'manual');
+    const everything = new Map((await allMedia(SITE)).map((m) => [m.id, m]));
+    const expected = playlist.manual.media_ids.filter((id) => everything.has(id) && isPublic(everything.get(id)!));
+    const body = await feed(SITE, playlist.id, '?page_length=50');
+    expect(body.site).toBe(SITE);
+    expect(body.playlist).toEqual({
+      id: playlist.id, type: 'manual', title: playlist.metadata.title, description: playlist.metadata.description,
+      author: playlist.metadata.author, link: playlist.metadata.link,
+    });
+    expect(body.items.map((i) => i.id)).toEqual(expected);
+    expect(body.total).toBe(expected.length);
+    const first = everything.get(expected[0]!)!;
+    expect(body.items[0]).toEqual({
+      id: first.id,
+      title: first.metadata.title,
+      description: first.metadata.description,
+      duration: first.duration,
+      tags: first.metadata.tags,
+      publish_start_date: first.metadata.publish_start_date,
+      publish_end_date: first.metadata.publish_end_date,
+      thumbnail: first.relationships.poster?.delivery_url ?? null,
+      thumbnails: [],
+      permalink: first.metadata.permalink,
+      media_type: first.media_type,
+      // Only allowlisted custom params (series, episode) leave the worker.
+      custom_params: Object.fromEntries(Object.entries(first.metadata.custom_params)
+        .filter(([k]) => ['series', 'episode'].includes(k))),
+    });
+    for (const key of FORBIDDEN_KEYS) expect(keysDeep(body).has(key), key).toBe(false);
+  });
+
+  it('leaves out media that are scheduled, expired, never scheduled or not ready', async () => {
+    const byId = new Map((await allMedia(SITE)).map((m) => [m.id, m]));
+    // The seed has a manual playlist mixing published, scheduled and expired media.
+    let hidden = 0;
+    for (const p of (await playlists(SITE)).filter((x) => x.playlist_type === 'manual')) {
+      const typed = await typedPlaylist(SITE, p.id, 'manual');
+      const shown = new Set((await feed(SITE, p.id, '?page_length=50')).items.map((i) => i.id));
+      for (const id of typed.manual.media_ids) {
+        const m = byId.get(id)!;
+        expect(shown.has(id), `${id} ${m.status} ${m.metadata.publish_start_date}..${m.metadata.publish_end_date}`)
+          .toBe(isPublic(m));
+        if (!isPublic(m)) hidden += 1;
+      }
+    }
+    expect(hidden).toBeGreaterThan(0);
+  });
+
+  it('pages with page and page_length, and says where the next page is', async () => {
+    const playlist = await playlistOfType(SITE, 'manual');
+    const whole = await feed(SITE, playlist.id, '?page_length=50');
+    expect(whole.total).toBeGreaterThan(3);
+    const first = await feed(SITE, playlist.id, '?page=1&page_length=2');
+    const second = await feed(SITE, playlist.id, '?page=2&page_length=2');
+    expect(first.items.map((i) => i.id)).toEqual(whole.items.slice(0, 2).map((i) => i.id));
+    expect(second.items.map((i) => i.id)).toEqual(whole.items.slice(2, 4).map((i) => i.id));
+    expect(first.next_page).toBe(2);
+    const lastPage = Math.ceil(whole.total / 2);
+    expect((await feed(SITE, playlist.id, `?page=${lastPage}&page_length=2`)).next_page).toBeNull();
+    await expectError(await api(`/api/sites/${SITE}/playlists/${playlist.id}?page_length=5000`), 400, 'invalid_request');
+    await expectError(await api(`/api/sites/${SITE}/playlists/${playlist.id}?page=0`), 400, 'invalid_request');
+  });
+
+  it('resolves a search playlist with its saved query and a trending one by its list', async () => {
+    const all = await allMedia(SITE);
+    const search = await playlistOfType(SITE, 'search');
+    const body = await feed(SITE, search.id, '?page_length=50');
+    expect(body.items.length).toBeGreaterThan(0);
+    for (const item of body.items) {
+      const m = all.find((x) => x.id === item.id)!;
+      expect(isPublic(m)).toBe(true);
+      expect(m.metadata.tags).toContain('travel');
+    }
+    const trending = await playlistOfType(SITE, 'trending');
+    const t = await feed(SITE, trending.id, '?page_length=50');
+    const byId = new Map(all.map((m) => [m.id, m]));
+    expect(t.items.map((i) => i.id)).toEqual(trending.trending.media_ids.filter((id) => byId.has(id) && isPublic(byId.get(id)!)));
+  });
+
+  it('resolves recommendations by the seed media tags (or a seed the caller passes), without the seed itself', async () => {
+    const recs = await playlistOfType(SITE, 'recommendations');
+    const seed = await media(SITE, recs.recommendations.seed_media_id!);
+    const body = await feed(SITE, recs.id, '?page_length=50');
+    expect(body.items.length).toBeGreaterThan(0);
+    for (const item of body.items) {
+      expect(item.id).not.toBe(seed.id);
+      expect(item.tags.some((t) => seed.metadata.tags.includes(t))).toBe(true);
+    }
+    const other = (await allMedia(SITE)).find((m) => isPublic(m) && m.id !== seed.id && m.metadata.tags[0] !== seed.metadata.tags[0])!;
+    const withSeed = await feed(SITE, recs.id, `?seed=${other.id}&page_length=50`);
+    for (const item of withSeed.items) expect(item.tags.some((t) => other.metadata.tags.includes(t))).toBe(true);
+  });
+
+  it('matches article tags given by the caller, else the playlist defaults', async () => {
+    const art = await playlistOfType(SITE, 'article_matching');
+    const byDefault = await feed(SITE, art.id);
+    for (const item of byDefault.items) {
+      expect(item.tags.some((t) => art.article_matching.default_tags.includes(t))).toBe(true);
+    }
+    const travel = await feed(SITE, art.id, '?tags=travel');
+    expect(travel.items.length).toBeGreaterThan(0);
+    for (const item of travel.items) expect(item.tags).toContain('travel');
+  });
+
+  it('answers 404 for a site that is not configured and for an unknown playlist', async () => {
+    await expectError(await api('/api/sites/zzzzzzzz/playlists/JwMCDvZA'), 404, 'not_found');
+    await expectError(await api(`/api/sites/${SITE}/playlists/zzzzzzzz`), 404, 'not_found');
+  });
+});
+
+describe('GET /api/sites/:site/media/:media', () => {
+  it('projects a published media with renditions (widest first) and text tracks', async () => {
+    const all = await allMedia(SITE);
+    const pick = all.find((m) => isPublic(m) && m.media_type === 'video')!;
+    const response = await api(`/api/sites/${SITE}/media/${pick.id}`);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expectNoSecret(response, text);
+    const body = JSON.parse(text) as MediaResponse;
+    expect(body.id).toBe(pick.id);
+    expect(body.site).toBe(SITE);
+    expect(body.poster).toBe(pick.relationships.poster?.delivery_url ?? null);
+    expect(body.sources.length).toBeGreaterThan(0);
+    for (const s of body.sources) expect(Object.keys(s).sort()).toEqual(['filesize', 'height', 'label', 'type', 'url', 'width']);
+    const widths = body.sources.map((s) => s.width ?? -1);
+    expect(widths).toEqual([...widths].sort((a, b) => b - a));
+    for (const t of body.tracks) expect(Object.keys(t).sort()).toEqual(['default', 'kind', 'label', 'srclang', 'url']);
+    for (const key of FORBIDDEN_KEYS) expect(keysDeep(body).has(key), key).toBe(false);
+    expect(Object.keys(body.custom_params).every((k) => ['series', 'episode'].includes(k))).toBe(true);
+  });
+
+  it('answers 404 for scheduled, expired, unscheduled and not-ready media', async () => {
+    const all = await allMedia(SITE);
+    const now = Date.now();
+    const cases = [
+      all.find((m) => m.status === 'ready' && m.metadata.publish_start_date && Date.parse(m.metadata.publish_start_date) > now),
+      all.find((m) => m.status === 'ready' && m.metadata.publish_end_date && Date.parse(m.metadata.publish_end_date) < now),
+      all.find((m) => m.status === 'ready' && m.metadata.publish_start_date === null),
+      all.find((m) => m.status !== 'ready'),
+    ];
+    for (const m of cases) {
+      expect(m).toBeDefined();
+      await expectError(await api(`/api/sites/${SITE}/media/${m!.id}`), 404, 'not_found');
+    }
+  });
+});
+
+describe('GET /api/sites/:site/players/:player', () => {
+  it('answers {id, name, release_channel, setup_config} and nothing else', async () => {
+    const [player] = await players(SITE);
+    const response = await api(`/api/sites/${SITE}/players/${player!.id}`);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const body = JSON.parse(text) as PlayerResponse;
+    expect(body).toEqual({
+      id: player!.id,
+      name: player!.metadata.name,
+      release_channel: player!.metadata.release_channel,
+      setup_config: player!.metadata.setup_config,
+    });
+  });
+});
+
+it('serves only configured sites', () => {
+  expect(Object.keys(config.sites)).toContain(SITE);
+});

@@ -1,0 +1,36 @@
+/** The sandbox's own answers, read directly (not through the worker), to compute what the worker should answer. */
+import { env } from 'cloudflare:test';
+import type { Media, MediaList, Player, TypedPlaylist, Playlist, PlaylistList } from '../../worker/upstream/v2-types.ts';
+import { sandbox } from './helpers.ts';
+
+async function v2<T>(path: string): Promise<T> {
+  const response = await sandbox(`/v2/sites/${path}`, { headers: { authorization: `Bearer ${env.API_SECRET}` } });
+  if (!response.ok) throw new Error(`sandbox ${path}: ${response.status}`);
+  return response.json() as Promise<T>;
+}
+
+export async function playlists(site: string): Promise<Playlist[]> {
+  return (await v2<PlaylistList>(`${site}/playlists/?page_length=100`)).playlists;
+}
+export async function playlistOfType(site: string, type: Playlist['playlist_type']): Promise<TypedPlaylist> {
+  const p = (await playlists(site)).find((x) => x.playlist_type === type);
+  if (!p) throw new Error(`no ${type} playlist on ${site}`);
+  return typedPlaylist(site, p.id, type);
+}
+export async function typedPlaylist(site: string, id: string, type: Playlist['playlist_type']): Promise<TypedPlaylist> {
+  return v2<TypedPlaylist>(`${site}/playlists/${id}/${type}/`);
+}
+export async function allMedia(site: string): Promise<Media[]> {
+  return (await v2<MediaList>(`${site}/media/?page_length=500`)).media;
+}
+export async function media(site: string, id: string): Promise<Media> {
+  return v2<Media>(`${site}/media/${id}/`);
+}
+export async function players(site: string): Promise<Player[]> {
+  return (await v2<{ players: Player[] }>(`${site}/players/?page_length=100`)).players;
+}
+
+export function isPublic(m: Media, now = Date.now()): boolean {
+  const { publish_start_date: start, publish_end_date: end } = m.metadata;
+  return m.status === 'ready' && start !== null && Date.parse(start) <= now && (end === null || now < Date.parse(end));
+}

@@ -1,0 +1,278 @@
+/**
+ * The single door to the upstream. One instance (named "global") owns the budget of every isolate: a token bucket per
+ * upstream API below its limit, priority lanes with fair turns between callers, a bounded wait before a 429, and one
+ * shared upstream request for identical concurrent reads. It performs the calls itself with the typed clients, so the
+ * request that carries a secret is built here from scratch and never from a client's headers.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { getConfig, type BudgetConfig } from '../config.ts';
+import type { Env } from '../env.ts';
+import {
+  GeoClient,
+  InvalidArgumentError,
+  InvalidIpAddressError,
+  UpstreamRequestError,
+  V2ApiError,
+  V2Client,
+  parseIpAddress,
+  parseRateLimit,
+} from '../upstream/index.ts';
+import { dedupeKey, type BudgetRequest, type BudgetResult, type RawAnswer, type UpstreamCall, type UpstreamFailure } from './calls.ts';
+import { LaneQueue, type Lane, type Waiter } from './lanes.ts';
+import { TokenBucket } from './token-bucket.ts';
+
+type Api = UpstreamCall['api'];
+const APIS: readonly Api[] = ['v2', 'geo'];
+/** Without a Retry-After, a 429 pauses us for a whole upstream window. */
+const DEFAULT_PAUSE_MS = 60_000;
+
+class BudgetExhausted extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('budget exhausted');
+  }
+}
+
+export interface BudgetStats {
+  /** Upstream requests started, per API. */
+  granted: Record<Api, number>;
+  /** Calls answered from another caller's identical in-flight request. */
+  shared: number;
+  /** Calls refused for want of a slot. */
+  refused: number;
+  queued: Record<Api, number>;
+  pausedUntil: Record<Api, number>;
+}
+
+export class BudgetObject extends DurableObject<Env> {
+  private readonly buckets = new Map<Api, TokenBucket>();
+  private readonly queues = new Map<Api, LaneQueue>(APIS.map((api) => [api, new LaneQueue()]));
+  private readonly timers = new Map<Api, ReturnType<typeof setTimeout>>();
+  private readonly inFlight = new Map<Api, number>(APIS.map((api) => [api, 0]));
+  private readonly pending = new Map<string, Promise<BudgetResult>>();
+  private stats: BudgetStats = BudgetObject.emptyStats();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // A pause the upstream asked for outlives an eviction of this object.
+    ctx.blockConcurrencyWhile(async () => {
+      for (const api of APIS) {
+        const until = await ctx.storage.get<number>(`pausedUntil:${api}`);
+        if (until && until > Date.now()) this.bucket(api).restorePause(until);
+      }
+    });
+  }
+
+  private static emptyStats(): BudgetStats {
+    return { granted: { v2: 0, geo: 0 }, shared: 0, refused: 0, queued: { v2: 0, geo: 0 }, pausedUntil: { v2: 0, geo: 0 } };
+  }
+
+  private get budget(): BudgetConfig {
+    return getConfig(this.env).budget;
+  }
+
+  private bucket(api: Api): TokenBucket {
+    const b = this.budget;
+    const [rate, burst] = api === 'v2' ? [b.ratePerMinute, b.burst] : [b.geoRatePerMinute, b.geoBurst];
+    let bucket = this.buckets.get(api);
+    if (!bucket) {
+      bucket = new TokenBucket(rate, burst, Date.now());
+      this.buckets.set(api, bucket);
+    } else {
+      bucket.configure(rate, burst);
+    }
+    return bucket;
+  }
+
+  /** Performs one upstream call within the budget. Never throws: failures are data, so they cross RPC intact. */
+  async call(request: BudgetRequest): Promise<BudgetResult> {
+    const key = dedupeKey(request.call);
+    const shared = key ? this.pending.get(key) : undefined;
+    if (shared) {
+      this.stats.shared += 1;
+      return shared;
+    }
+    const result = this.perform(request);
+    if (key) {
+      this.pending.set(key, result);
+      void result.finally(() => this.pending.delete(key));
+    }
+    return result;
+  }
+
+  /** Counters for operators and tests. */
+  async snapshot(): Promise<BudgetStats> {
+    const out = structuredClone(this.stats);
+    for (const api of APIS) {
+      out.queued[api] = this.queues.get(api)!.size;
+      out.pausedUntil[api] = this.bucket(api).pausedUntilMs;
+    }
+    return out;
+  }
+
+  /** Forgets every counter, waiter and pause (tests; an operator after rotating the secret). */
+  async reset(): Promise<void> {
+    for (const api of APIS) {
+      clearTimeout(this.timers.get(api) ?? null);
+      this.timers.delete(api);
+      for (const waiter of this.queues.get(api)!.clear()) waiter.grant();
+      await this.ctx.storage.delete(`pausedUntil:${api}`);
+    }
+    this.buckets.clear();
+    this.pending.clear();
+    this.stats = BudgetObject.emptyStats();
+  }
+
+  private async perform({ lane, caller, call }: BudgetRequest): Promise<BudgetResult> {
+    const unconfigured = this.checkConfigured(call);
+    if (unconfigured) return { ok: false, failure: unconfigured };
+    try {
+      await this.acquire(call.api, lane, caller);
+    } catch (error) {
+      if (error instanceof BudgetExhausted) {
+        this.stats.refused += 1;
+        return { ok: false, failure: { kind: 'budget', retryAfterSeconds: error.retryAfterSeconds } };
+      }
+      throw error;
+    }
+    this.stats.granted[call.api] += 1;
+    this.inFlight.set(call.api, this.inFlight.get(call.api)! + 1);
+    try {
+      return { ok: true, value: await this.execute(call) };
+    } catch (error) {
+      return { ok: false, failure: this.describe(error) };
+    } finally {
+      this.inFlight.set(call.api, this.inFlight.get(call.api)! - 1);
+    }
+  }
+
+  /** Refuses what would spend a slot for nothing: an unconfigured API, an address no lookup may be made for. */
+  private checkConfigured(call: UpstreamCall): UpstreamFailure | null {
+    if (call.api === 'v2') return this.env.API_BASE_URL && this.env.API_SECRET ? null : { kind: 'unconfigured' };
+    if (!this.env.GEO_API_URL || !this.env.GEO_API_KEY) return { kind: 'unconfigured' };
+    if (!parseIpAddress(call.ip)) return { kind: 'upstream', status: 400, retryAfterSeconds: null };
+    return null;
+  }
+
+  private acquire(api: Api, lane: Lane, caller: string): Promise<void> {
+    const queue = this.queues.get(api)!;
+    const bucket = this.bucket(api);
+    const now = Date.now();
+    if (queue.size === 0 && bucket.tryTake(now)) return Promise.resolve();
+    const maxWait = this.budget.maxWaitMs;
+    const estimate = bucket.waitMs(now, queue.ahead(lane));
+    // No point queueing a caller that cannot be served in time: answer at once with a useful Retry-After.
+    if (estimate > maxWait) return Promise.reject(new BudgetExhausted(estimate / 1000));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        lane,
+        caller,
+        grant: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        if (queue.remove(waiter)) reject(new BudgetExhausted(bucket.waitMs(Date.now(), queue.size) / 1000));
+      }, maxWait);
+      queue.push(waiter);
+      this.pump(api);
+    });
+  }
+
+  /** Hands out every token available now, then sleeps until the next one if anyone still waits. */
+  private pump(api: Api): void {
+    clearTimeout(this.timers.get(api) ?? null);
+    this.timers.delete(api);
+    const queue = this.queues.get(api)!;
+    const bucket = this.bucket(api);
+    const now = Date.now();
+    while (queue.size > 0 && bucket.tryTake(now)) queue.shift()!.grant();
+    if (queue.size > 0) this.timers.set(api, setTimeout(() => this.pump(api), Math.max(5, bucket.waitMs(now))));
+  }
+
+  /** Learns from every upstream answer: what it says is left, and any pause it asks for. */
+  private learn(api: Api, response: Response): void {
+    const now = Date.now();
+    const bucket = this.bucket(api);
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      const ms = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS;
+      bucket.pause(ms, now);
+    } else {
+      const { remaining } = parseRateLimit(response.headers);
+      if (remaining !== null) bucket.learnRemaining(remaining, this.inFlight.get(api)! - 1, now);
+    }
+    if (bucket.pausedUntilMs > now) {
+      this.stats.pausedUntil[api] = bucket.pausedUntilMs;
+      this.ctx.waitUntil(this.ctx.storage.put(`pausedUntil:${api}`, bucket.pausedUntilMs));
+    }
+  }
+
+  private transport(api: Api): (request: Request) => Promise<Response> {
+    return async (request) => {
+      const response = await fetch(request);
+      this.learn(api, response);
+      return response;
+    };
+  }
+
+  private async execute(call: UpstreamCall): Promise<unknown> {
+    const timeoutMs = this.budget.upstreamTimeoutMs;
+    if (call.api === 'geo') {
+      const geo = new GeoClient({
+        baseUrl: this.env.GEO_API_URL!,
+        client: this.env.GEO_CLIENT || 'reelgate',
+        apiKey: this.env.GEO_API_KEY!,
+        fetch: this.transport('geo'),
+        timeoutMs,
+      });
+      return geo.lookup(call.ip);
+    }
+    const v2 = new V2Client({
+      baseUrl: this.env.API_BASE_URL,
+      secret: this.env.API_SECRET,
+      fetch: this.transport('v2'),
+      timeoutMs,
+    });
+    switch (call.op) {
+      case 'getPlaylist':
+        return v2.getPlaylist(call.site, call.id);
+      case 'getTypedPlaylist':
+        return v2.getTypedPlaylist(call.site, call.id, call.type);
+      case 'listMedia':
+        return v2.listMedia(call.site, call.params);
+      case 'getMedia':
+        return v2.getMedia(call.site, call.id);
+      case 'listMediaRenditions':
+        return v2.listMediaRenditions(call.site, call.id, call.params);
+      case 'listTextTracks':
+        return v2.listTextTracks(call.site, call.id, call.params);
+      case 'getPlayer':
+        return v2.getPlayer(call.site, call.id);
+      case 'raw': {
+        const response = await v2.raw(call.method, call.path, {
+          query: new URLSearchParams(call.query ?? []),
+          body: call.body,
+        });
+        const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');
+        return { status: response.status, headers, body: await response.text() } satisfies RawAnswer;
+      }
+    }
+  }
+
+  private describe(error: unknown): UpstreamFailure {
+    if (error instanceof V2ApiError) {
+      return { kind: 'upstream', status: error.status, retryAfterSeconds: error.retryAfterSeconds };
+    }
+    if (error instanceof UpstreamRequestError) return { kind: 'transport', reason: error.kind };
+    if (error instanceof InvalidIpAddressError || error instanceof InvalidArgumentError) {
+      // Refused by the client before any request: an id or address no upstream call may be made for.
+      return { kind: 'upstream', status: 404, retryAfterSeconds: null };
+    }
+    // The geo client's own error classes carry a status the same way.
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number') return { kind: 'upstream', status, retryAfterSeconds: null };
+    console.error('reelgate: upstream call failed', error instanceof Error ? error.name : typeof error);
+    return { kind: 'transport', reason: 'invalid_response' };
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The upstream calls the budget object performs, as plain data (they cross the Durable Object RPC boundary), and
+ * their outcomes. Every call is one upstream request made with the typed clients.
+ */
+import type { ListParams, PlaylistType } from '../upstream/v2-types.ts';
+import type { Lane } from './lanes.ts';
+
+export type UpstreamCall =
+  | { api: 'v2'; op: 'getPlaylist'; site: string; id: string }
+  | { api: 'v2'; op: 'getTypedPlaylist'; site: string; id: string; type: PlaylistType }
+  | { api: 'v2'; op: 'listMedia'; site: string; params: ListParams }
+  | { api: 'v2'; op: 'getMedia'; site: string; id: string }
+  | { api: 'v2'; op: 'listMediaRenditions'; site: string; id: string; params: ListParams }
+  | { api: 'v2'; op: 'listTextTracks'; site: string; id: string; params: ListParams }
+  | { api: 'v2'; op: 'getPlayer'; site: string; id: string }
+  /** For a gateway forwarding allowlisted calls: the raw answer, whatever its status. */
+  | { api: 'v2'; op: 'raw'; method: string; path: string; query?: Array<[string, string]>; body?: unknown }
+  | { api: 'geo'; op: 'lookup'; ip: string };
+
+export interface BudgetRequest {
+  lane: Lane;
+  /** Whose turn this is inside the lane (a hashed visitor address, a gateway key id). */
+  caller: string;
+  call: UpstreamCall;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Array<[string, string]>;
+  body: string;
+}
+
+export type UpstreamFailure =
+  /** No slot within the wait bound (or the upstream asked us to pause). */
+  | { kind: 'budget'; retryAfterSeconds: number }
+  /** The upstream answered with an error status. */
+  | { kind: 'upstream'; status: number; retryAfterSeconds: number | null }
+  /** Timeout, network, a redirect, a body that is not the contract's. */
+  | { kind: 'transport'; reason: 'timeout' | 'network' | 'redirect' | 'invalid_response' }
+  /** The API is not configured (no address or key). */
+  | { kind: 'unconfigured' };
+
+export type BudgetResult = { ok: true; value: unknown } | { ok: false; failure: UpstreamFailure };
+
+/** Calls that read and may therefore share one upstream request between identical concurrent callers. */
+export function dedupeKey(call: UpstreamCall): string | null {
+  if (call.api === 'v2' && call.op === 'raw' && call.method.toUpperCase() !== 'GET') return null;
+  return JSON.stringify(call);
+}

@@ -1,0 +1,131 @@
+/**
+ * Stale-while-revalidate over KV, per resource kind:
+ * - fresh entry: answered, nothing else happens (no upstream call, no KV write);
+ * - stale entry: answered at once, refreshed in the background (one refresh per key per isolate; identical refreshes
+ *   from other isolates share one upstream request in the budget object);
+ * - miss: loaded (concurrent misses of an isolate share one load), stored, answered;
+ * - the upstream failing or out of budget: any entry we still hold is served instead (stale-if-error).
+ * KV limits: no write on a hit, at most one write per key per second from an isolate, TTLs of at least 60 s.
+ * "Not found" is cached too (briefly), so random ids cannot drain the upstream budget.
+ */
+import { getConfig, type CacheKind } from '../config.ts';
+import type { Env } from '../env.ts';
+import { ApiError, notFound } from '../errors.ts';
+import type { ServerTiming } from '../server-timing.ts';
+import { etagOf, isEnvelope, type Envelope } from './envelope.ts';
+import { MemoryCache } from './memory.ts';
+
+export type CacheState = 'HIT' | 'MISS' | 'STALE';
+export interface CachedValue<T> {
+  value: T;
+  state: CacheState;
+  storedAt: number;
+  etag: string;
+}
+
+const KV_MIN_TTL_SECONDS = 60;
+const MIN_WRITE_INTERVAL_MS = 1000;
+
+const memory = new MemoryCache<Envelope<unknown>>();
+const inFlight = new Map<string, Promise<Envelope<unknown>>>();
+const lastWrite = new Map<string, number>();
+
+/** Empties this isolate's memory layer (tests, after they edit KV behind its back). */
+export function clearMemoryCache(): void {
+  memory.clear();
+  lastWrite.clear();
+}
+
+/** Errors that stale data may stand in for: budget, upstream 429/5xx, timeouts. */
+function staleMayServe(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 429 || error.status >= 500);
+}
+
+export interface CachedOptions<T> {
+  env: Env;
+  ctx: ExecutionContext;
+  kind: Exclude<CacheKind, 'not_found'>;
+  key: string;
+  /** Loads the value from the upstream; throws `notFound()` when it does not exist. */
+  load: () => Promise<T>;
+  timing?: ServerTiming;
+}
+
+export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<T>> {
+  const { env, ctx, kind, key, timing } = options;
+  const config = getConfig(env).cache;
+  const now = Date.now();
+
+  let entry = memory.get(key, now) as Envelope<T> | undefined;
+  if (!entry) {
+    const stored = await (timing ? timing.measure('kv', () => env.CACHE.get(key, 'json')) : env.CACHE.get(key, 'json'));
+    if (isEnvelope(stored)) {
+      entry = stored as Envelope<T>;
+      memory.set(key, entry, config.memoryMs, now);
+    }
+  }
+
+  if (entry) {
+    const window = entry.found ? config[kind] : config.not_found;
+    const age = now - entry.storedAt;
+    if (age < window.freshSeconds * 1000) return answer(entry, 'HIT');
+    if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
+      if (!inFlight.has(key)) {
+        ctx.waitUntil(load(options).catch(() => {
+          // The next request tries again; the stale answer stays in place.
+        }));
+      }
+      return answer(entry, 'STALE');
+    }
+  }
+
+  try {
+    const fresh = await (timing ? timing.measure('upstream', () => load(options)) : load(options));
+    return answer(fresh, 'MISS');
+  } catch (error) {
+    if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE');
+    throw error;
+  }
+}
+
+function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
+  if (!entry.found) throw notFound();
+  return { value: entry.value, state, storedAt: entry.storedAt, etag: entry.etag };
+}
+
+/** Loads and stores one key; concurrent callers in this isolate share the load. */
+function load<T>({ env, ctx, kind, key, load: fetchValue }: CachedOptions<T>): Promise<Envelope<T>> {
+  const running = inFlight.get(key);
+  if (running) return running as Promise<Envelope<T>>;
+  const work = (async (): Promise<Envelope<T>> => {
+    let entry: Envelope<T>;
+    try {
+      const value = await fetchValue();
+      const text = JSON.stringify(value);
+      entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'not_found') throw error;
+      entry = { v: 1, storedAt: Date.now(), found: false };
+    }
+    store(env, ctx, kind, key, entry);
+    return entry;
+  })();
+  inFlight.set(key, work);
+  void work.finally(() => inFlight.delete(key)).catch(() => {});
+  return work;
+}
+
+function store<T>(env: Env, ctx: ExecutionContext, kind: CachedOptions<T>['kind'], key: string, entry: Envelope<T>): void {
+  const config = getConfig(env).cache;
+  const now = Date.now();
+  memory.set(key, entry, config.memoryMs, now);
+  const previous = lastWrite.get(key);
+  if (previous !== undefined && now - previous < MIN_WRITE_INTERVAL_MS) return;
+  lastWrite.set(key, now);
+  if (lastWrite.size > 4096) lastWrite.delete(lastWrite.keys().next().value!);
+  const window = entry.found ? config[kind] : config.not_found;
+  const ttl = Math.max(KV_MIN_TTL_SECONDS, Math.ceil(window.freshSeconds + window.staleSeconds));
+  ctx.waitUntil(env.CACHE.put(key, JSON.stringify(entry), { expirationTtl: ttl }).catch(() => {
+    console.error('reelgate: cache write failed');
+  }));
+}

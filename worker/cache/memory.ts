@@ -1,0 +1,33 @@
+/**
+ * A small per-isolate layer in front of KV: hot keys skip the KV read for a second or so. Bounded, oldest out first.
+ */
+const MAX_ENTRIES = 512;
+
+export class MemoryCache<T> {
+  private readonly entries = new Map<string, { value: T; until: number }>();
+
+  get(key: string, now: number): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: T, ttlMs: number, now: number): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, until: now + ttlMs });
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * A playlist's media, resolved by its type's subresource with as few upstream calls as possible: one list call with
+ * a `q` query (ids OR-ed, tags AND-ed or OR-ed, the saved search), never one call per media. What is cached is the
+ * projection of every ready media of the feed; the publish window is applied when answering, since time moves on.
+ */
+import { callUpstream, type CallerContext } from '../budget/upstream.ts';
+import type { Env } from '../env.ts';
+import { ApiError } from '../errors.ts';
+import { feedItem, playlistHeader } from '../projections.ts';
+import type { FeedItem, FeedResponse } from '../public-api.ts';
+import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../upstream/v2-types.ts';
+
+export interface FeedSnapshot {
+  playlist: FeedResponse['playlist'];
+  /** Ready media in feed order, publish window not yet applied. */
+  items: FeedItem[];
+}
+
+/** What a caller may vary: the seed of a recommendations feed, the article tags of an article-matching feed. */
+export interface FeedVariant {
+  seed: string | null;
+  tags: string[];
+}
+
+export interface FeedLoadOptions {
+  env: Env;
+  who: CallerContext;
+  site: string;
+  playlistId: string;
+  variant: FeedVariant;
+  maxItems: number;
+  allowlist: readonly string[];
+}
+
+/** `field:value`, quoted when the value holds anything but plain word characters. */
+function term(field: string, value: string): string {
+  const clean = value.replace(/["\\]/g, '');
+  return /^[A-Za-z0-9_.-]+$/.test(clean) ? `${field}:${clean}` : `${field}:"${clean}"`;
+}
+
+export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> {
+  const { env, who, site, playlistId } = options;
+  const head = await callUpstream<Playlist>(env, who, { api: 'v2', op: 'getPlaylist', site, id: playlistId });
+  const type = head.playlist_type;
+  const typed = await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type });
+  const sub = (typed as unknown as Record<PlaylistType, PlaylistSubresources[PlaylistType] | undefined>)[type];
+  const media = sub ? await resolveMedia(options, type, sub) : [];
+  return {
+    playlist: playlistHeader(typed),
+    items: media.filter((m) => m.status === 'ready').map((m) => feedItem(m, options.allowlist)),
+  };
+}
+
+async function resolveMedia(options: FeedLoadOptions, type: PlaylistType,
+  sub: PlaylistSubresources[PlaylistType]): Promise<Media[]> {
+  const limit = Math.max(0, Math.min(Number(sub.max_items) || options.maxItems, options.maxItems));
+  if (limit === 0) return [];
+  switch (type) {
+    case 'manual':
+    case 'trending':
+      return byIds(options, (sub as PlaylistSubresources['manual']).media_ids.slice(0, limit));
+    case 'dynamic': {
+      const s = sub as PlaylistSubresources['dynamic'];
+      if (!s.tags.length) return [];
+      const q = s.tags.map((t) => term('tags', t)).join(s.tags_mode === 'all' ? ' AND ' : ' OR ');
+      return list(options, q, limit, s.sort);
+    }
+    case 'search': {
+      const s = sub as PlaylistSubresources['search'];
+      return list(options, s.q, limit, s.sort);
+    }
+    case 'recommendations': {
+      const s = sub as PlaylistSubresources['recommendations'];
+      const seedId = options.variant.seed ?? s.seed_media_id;
+      if (!seedId) return [];
+      let seed: Media;
+      try {
+        seed = await callUpstream<Media>(options.env, options.who, { api: 'v2', op: 'getMedia', site: options.site, id: seedId });
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not_found') return [];
+        throw error;
+      }
+      const tags = seed.metadata.tags ?? [];
+      if (!tags.length) return [];
+      const related = await list(options, tags.map((t) => term('tags', t)).join(' OR '), limit + 1, undefined);
+      return related.filter((m) => m.id !== seed.id).slice(0, limit);
+    }
+    case 'article_matching': {
+      const s = sub as PlaylistSubresources['article_matching'];
+      const tags = options.variant.tags.length ? options.variant.tags : s.default_tags;
+      if (!tags.length) return [];
+      return list(options, tags.map((t) => term('tags', t)).join(' OR '), limit, undefined);
+    }
+  }
+}
+
+async function list(options: FeedLoadOptions, q: string, limit: number, sort: string | undefined): Promise<Media[]> {
+  const answer = await callUpstream<MediaList>(options.env, options.who, {
+    api: 'v2', op: 'listMedia', site: options.site,
+    params: { q, page: 1, page_length: limit, ...(sort ? { sort } : {}) },
+  });
+  return answer.media.slice(0, limit);
+}
+
+/** One list call for an ordered id list, answered in the list's order. */
+async function byIds(options: FeedLoadOptions, ids: string[]): Promise<Media[]> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return [];
+  const found = await list(options, wanted.map((id) => term('id', id)).join(' OR '), wanted.length, undefined);
+  const byId = new Map(found.map((m) => [m.id, m]));
+  return wanted.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,0 +1,29 @@
+/** One media for a player: the media, then (only if it is public) its renditions and text tracks. */
+import { callUpstream, type CallerContext } from '../budget/upstream.ts';
+import type { Env } from '../env.ts';
+import { notFound } from '../errors.ts';
+import { isPublished, mediaResponse } from '../projections.ts';
+import type { MediaResponse } from '../public-api.ts';
+import type { Media, MediaRenditionList, TextTrackList } from '../upstream/v2-types.ts';
+
+/** Enough for every rendition and track of one media in a single page. */
+const SUBLIST_PAGE_LENGTH = 100;
+
+export async function loadMedia(env: Env, who: CallerContext, site: string, id: string,
+  allowlist: readonly string[]): Promise<MediaResponse> {
+  const media = await callUpstream<Media>(env, who, { api: 'v2', op: 'getMedia', site, id });
+  // Not ready, or never published: answer (and cache) "not found" without spending two more calls. A media whose
+  // window merely starts later is cached whole, and the window is checked when answering.
+  const end = media.metadata.publish_end_date ? Date.parse(media.metadata.publish_end_date) : null;
+  if (media.status !== 'ready' || !media.metadata.publish_start_date || (end !== null && end <= Date.now())) {
+    throw notFound();
+  }
+  const params = { page: 1, page_length: SUBLIST_PAGE_LENGTH };
+  const [renditions, tracks] = await Promise.all([
+    callUpstream<MediaRenditionList>(env, who, { api: 'v2', op: 'listMediaRenditions', site, id, params }),
+    callUpstream<TextTrackList>(env, who, { api: 'v2', op: 'listTextTracks', site, id, params }),
+  ]);
+  return mediaResponse(site, media, renditions.media_renditions, tracks.text_tracks, allowlist);
+}
+
+export { isPublished };

@@ -1,0 +1,241 @@
+/**
+ * Operator configuration: which sites are served, the geo policies and what they bind to, allowed origins, cache
+ * windows, the upstream budget. It comes from the `REELGATE_CONFIG` var (a JSON string, or a TOML table under [vars])
+ * and is parsed once per isolate into a typed object; a mistake names its path, e.g. `policies.eu.unknown`.
+ */
+import { PROXY_IDENTIFICATIONS, PROXY_TYPES, type ProxyIdentification, type ProxyType } from './upstream/geo-types.ts';
+import type { Env } from './env.ts';
+
+export type CacheKind = 'feed' | 'media' | 'player' | 'geo' | 'not_found';
+export interface CacheWindow {
+  /** Served without an upstream call. */
+  freshSeconds: number;
+  /** After fresh: served at once while a background refresh runs, and whenever the upstream fails. */
+  staleSeconds: number;
+}
+
+export interface GeoPolicy {
+  name: string;
+  /** When set, only these ISO alpha-2 countries pass. */
+  allowCountries: ReadonlySet<string> | null;
+  denyCountries: ReadonlySet<string>;
+  allowContinents: ReadonlySet<string> | null;
+  denyContinents: ReadonlySet<string>;
+  denyProxyIdentifications: ReadonlySet<ProxyIdentification>;
+  denyProxyTypes: ReadonlySet<ProxyType>;
+  /** What a caller whose country is unknown gets. */
+  unknown: 'allow' | 'deny';
+}
+
+export interface SiteConfig {
+  id: string;
+  /** Policy for everything of the site, or null. */
+  policy: string | null;
+  /** Policies bound to single playlists and media (on top of the site's). */
+  playlists: ReadonlyMap<string, string>;
+  media: ReadonlyMap<string, string>;
+}
+
+export interface BudgetConfig {
+  /** Upstream v2 calls per minute for all isolates together; below the platform's 60. */
+  ratePerMinute: number;
+  burst: number;
+  /** How long a miss may wait for a slot before it is answered 429. */
+  maxWaitMs: number;
+  geoRatePerMinute: number;
+  geoBurst: number;
+  upstreamTimeoutMs: number;
+}
+
+export interface Config {
+  sites: ReadonlyMap<string, SiteConfig>;
+  policies: ReadonlyMap<string, GeoPolicy>;
+  /** Exact origins (`https://example.com`); `*` allows every origin. */
+  allowedOrigins: readonly string[];
+  customParamsAllowlist: readonly string[];
+  cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
+  budget: BudgetConfig;
+  feed: { defaultPageLength: number; maxPageLength: number; maxItems: number };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const SITE_ID = /^[A-Za-z0-9]{8}$/;
+const RESOURCE_ID = /^[A-Za-z0-9]{8}$/;
+const POLICY_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const COUNTRY = /^[A-Z]{2}$/;
+const CONTINENTS = new Set(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA']);
+
+const DEFAULT_CACHE: Record<CacheKind, CacheWindow> = {
+  feed: { freshSeconds: 60, staleSeconds: 3600 },
+  media: { freshSeconds: 300, staleSeconds: 86_400 },
+  player: { freshSeconds: 300, staleSeconds: 86_400 },
+  geo: { freshSeconds: 3600, staleSeconds: 86_400 },
+  not_found: { freshSeconds: 60, staleSeconds: 0 },
+};
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function obj(value: unknown, path: string): Json {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new ConfigError(`${path} must be an object`);
+  return value;
+}
+function num(value: unknown, path: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(`${path} must be a number from ${min} to ${max}`);
+  }
+  return value;
+}
+function strings(value: unknown, path: string, check?: (s: string) => boolean): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && (!check || check(v)))) {
+    throw new ConfigError(`${path} must be a list of valid strings`);
+  }
+  return value as string[];
+}
+function noUnknownKeys(value: Json, allowed: string[], path: string): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) throw new ConfigError(`${path}.${key} is not a known setting`);
+  }
+}
+
+function parsePolicy(name: string, raw: unknown): GeoPolicy {
+  const path = `policies.${name}`;
+  if (!POLICY_NAME.test(name)) throw new ConfigError(`${path}: policy names are lower-case letters, digits, - and _`);
+  const p = obj(raw, path);
+  noUnknownKeys(p, ['allow_countries', 'deny_countries', 'allow_continents', 'deny_continents',
+    'deny_proxy_identifications', 'deny_proxy_types', 'unknown'], path);
+  const countries = (key: string) => strings(p[key], `${path}.${key}`, (c) => COUNTRY.test(c));
+  const continents = (key: string) => strings(p[key], `${path}.${key}`, (c) => CONTINENTS.has(c));
+  const unknown = p.unknown ?? 'deny';
+  if (unknown !== 'allow' && unknown !== 'deny') throw new ConfigError(`${path}.unknown must be "allow" or "deny"`);
+  return {
+    name,
+    allowCountries: p.allow_countries === undefined ? null : new Set(countries('allow_countries')),
+    denyCountries: new Set(countries('deny_countries')),
+    allowContinents: p.allow_continents === undefined ? null : new Set(continents('allow_continents')),
+    denyContinents: new Set(continents('deny_continents')),
+    denyProxyIdentifications: new Set(strings(p.deny_proxy_identifications, `${path}.deny_proxy_identifications`,
+      (v) => (PROXY_IDENTIFICATIONS as readonly string[]).includes(v)) as ProxyIdentification[]),
+    denyProxyTypes: new Set(strings(p.deny_proxy_types, `${path}.deny_proxy_types`,
+      (v) => (PROXY_TYPES as readonly string[]).includes(v)) as ProxyType[]),
+    unknown,
+  };
+}
+
+function bindings(raw: unknown, path: string, policies: ReadonlyMap<string, GeoPolicy>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [id, policy] of Object.entries(obj(raw, path))) {
+    if (!RESOURCE_ID.test(id)) throw new ConfigError(`${path}.${id}: not a valid id`);
+    if (typeof policy !== 'string' || !policies.has(policy)) throw new ConfigError(`${path}.${id}: unknown policy`);
+    out.set(id, policy);
+  }
+  return out;
+}
+
+function parseCache(raw: unknown): Config['cache'] {
+  const c = obj(raw, 'cache');
+  noUnknownKeys(c, [...Object.keys(DEFAULT_CACHE), 'memory_ms'], 'cache');
+  const out = { memoryMs: num(c.memory_ms, 'cache.memory_ms', 1000, 0, 60_000) } as Config['cache'];
+  for (const kind of Object.keys(DEFAULT_CACHE) as CacheKind[]) {
+    const w = obj(c[kind], `cache.${kind}`);
+    noUnknownKeys(w, ['fresh_seconds', 'stale_seconds'], `cache.${kind}`);
+    out[kind] = {
+      freshSeconds: num(w.fresh_seconds, `cache.${kind}.fresh_seconds`, DEFAULT_CACHE[kind].freshSeconds, 1, 31_536_000),
+      staleSeconds: num(w.stale_seconds, `cache.${kind}.stale_seconds`, DEFAULT_CACHE[kind].staleSeconds, 0, 31_536_000),
+    };
+  }
+  return out;
+}
+
+export function parseConfig(input: unknown): Config {
+  let raw: unknown = input ?? {};
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      throw new ConfigError('REELGATE_CONFIG is not valid JSON');
+    }
+  }
+  const root = obj(raw, 'REELGATE_CONFIG');
+  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'custom_params_allowlist', 'cache', 'budget', 'feed'],
+    'REELGATE_CONFIG');
+
+  const policies = new Map<string, GeoPolicy>();
+  for (const [name, p] of Object.entries(obj(root.policies, 'policies'))) policies.set(name, parsePolicy(name, p));
+
+  const sites = new Map<string, SiteConfig>();
+  for (const [id, s] of Object.entries(obj(root.sites, 'sites'))) {
+    const path = `sites.${id}`;
+    if (!SITE_ID.test(id)) throw new ConfigError(`${path}: site ids are 8 letters or digits`);
+    const site = obj(s, path);
+    noUnknownKeys(site, ['policy', 'playlists', 'media'], path);
+    if (site.policy !== undefined && (typeof site.policy !== 'string' || !policies.has(site.policy))) {
+      throw new ConfigError(`${path}.policy: unknown policy`);
+    }
+    sites.set(id, {
+      id,
+      policy: (site.policy as string | undefined) ?? null,
+      playlists: bindings(site.playlists, `${path}.playlists`, policies),
+      media: bindings(site.media, `${path}.media`, policies),
+    });
+  }
+
+  const allowedOrigins = strings(root.allowed_origins, 'allowed_origins', (o) => {
+    if (o === '*') return true;
+    try {
+      const url = new URL(o);
+      return url.origin === o;
+    } catch {
+      return false;
+    }
+  });
+
+  const b = obj(root.budget, 'budget');
+  noUnknownKeys(b, ['rate_per_minute', 'burst', 'max_wait_ms', 'geo_rate_per_minute', 'geo_burst',
+    'upstream_timeout_ms'], 'budget');
+  const f = obj(root.feed, 'feed');
+  noUnknownKeys(f, ['default_page_length', 'max_page_length', 'max_items'], 'feed');
+  const maxPageLength = num(f.max_page_length, 'feed.max_page_length', 50, 1, 100);
+
+  return {
+    sites,
+    policies,
+    allowedOrigins,
+    customParamsAllowlist: strings(root.custom_params_allowlist, 'custom_params_allowlist'),
+    cache: parseCache(root.cache),
+    budget: {
+      // Strictly below the platform's 60/minute so other users of the secret keep some room.
+      ratePerMinute: num(b.rate_per_minute, 'budget.rate_per_minute', 50, 0.1, 59),
+      burst: num(b.burst, 'budget.burst', 5, 1, 30),
+      maxWaitMs: num(b.max_wait_ms, 'budget.max_wait_ms', 5000, 0, 30_000),
+      geoRatePerMinute: num(b.geo_rate_per_minute, 'budget.geo_rate_per_minute', 300, 1, 100_000),
+      geoBurst: num(b.geo_burst, 'budget.geo_burst', 20, 1, 1000),
+      upstreamTimeoutMs: num(b.upstream_timeout_ms, 'budget.upstream_timeout_ms', 8000, 100, 30_000),
+    },
+    feed: {
+      defaultPageLength: Math.min(num(f.default_page_length, 'feed.default_page_length', 10, 1, 100), maxPageLength),
+      maxPageLength,
+      maxItems: num(f.max_items, 'feed.max_items', 100, 1, 500),
+    },
+  };
+}
+
+let memo: { source: unknown; config: Config } | null = null;
+
+/** The parsed configuration, computed once per isolate (again only if the var changes). */
+export function getConfig(env: Pick<Env, 'REELGATE_CONFIG'>): Config {
+  const source = env.REELGATE_CONFIG;
+  const key = typeof source === 'string' ? source : JSON.stringify(source ?? null);
+  if (memo?.source !== key) memo = { source: key, config: parseConfig(source) };
+  return memo.config;
+}
+
+export { SITE_ID, RESOURCE_ID, POLICY_NAME };

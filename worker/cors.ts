@@ -1,0 +1,68 @@
+/**
+ * CORS: the API answers browsers of configured origins only (echoing the origin, with `Vary: Origin`); the embed
+ * script may load on any page. Preflights from other origins are refused in the v2 error format.
+ */
+import type { Config } from './config.ts';
+import { ApiError } from './errors.ts';
+
+const EXPOSED = 'ETag, Server-Timing, Retry-After, x-reelgate-cache';
+const ALLOWED_REQUEST_HEADERS = 'if-none-match';
+
+export function originAllowed(config: Config, origin: string | null): origin is string {
+  if (!origin) return false;
+  return config.allowedOrigins.includes('*') || config.allowedOrigins.includes(origin);
+}
+
+function isApi(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+function isEmbed(path: string): boolean {
+  return path.startsWith('/embed/');
+}
+
+/** Answers an OPTIONS request, or null when it is not one. */
+export function preflight(request: Request, config: Config): Response | null {
+  if (request.method !== 'OPTIONS') return null;
+  const path = new URL(request.url).pathname;
+  if (isEmbed(path)) {
+    return new Response(null, { status: 204, headers: { 'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-max-age': '86400' } });
+  }
+  if (!isApi(path)) throw new ApiError(405, 'method_not_allowed', 'Only GET and HEAD are supported here.');
+  const origin = request.headers.get('origin');
+  if (!originAllowed(config, origin)) {
+    throw new ApiError(403, 'origin_not_allowed', 'This origin may not call the API.');
+  }
+  const method = request.headers.get('access-control-request-method');
+  if (method && method !== 'GET' && method !== 'HEAD') {
+    throw new ApiError(405, 'method_not_allowed', 'Only GET and HEAD are supported.');
+  }
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    },
+  });
+}
+
+/** Adds the CORS headers of an actual (non-preflight) answer. */
+export function applyCors(request: Request, response: Response, config: Config | null): void {
+  const path = new URL(request.url).pathname;
+  const headers = response.headers;
+  if (isEmbed(path)) {
+    headers.set('access-control-allow-origin', '*');
+    return;
+  }
+  if (!isApi(path)) return;
+  headers.append('vary', 'Origin');
+  const origin = request.headers.get('origin');
+  if (config && originAllowed(config, origin) && !headers.has('access-control-allow-origin')) {
+    headers.set('access-control-allow-origin', origin);
+    headers.set('access-control-expose-headers', EXPOSED);
+    headers.set('timing-allow-origin', origin);
+  }
+}

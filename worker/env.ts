@@ -1,0 +1,29 @@
+/**
+ * The worker's bindings, in one place. Vars and secrets are strings; `REELGATE_CONFIG` may arrive as a JSON string
+ * (a `--var`, `.dev.vars`, a test binding) or as an object (a TOML table under `[vars]`).
+ */
+import type { BudgetObject } from './budget/budget-object.ts';
+
+export interface Env {
+  /** Management API v2 base address (the client appends `/v2/...`). */
+  API_BASE_URL: string;
+  /** Geo Location API base address (the client appends `/ip_lookup/<client>/<ip>`). */
+  GEO_API_URL?: string;
+  /** Client name in the geo lookup path. */
+  GEO_CLIENT?: string;
+  /** Secret: Bearer token of the Management API. */
+  API_SECRET: string;
+  /** Secret: `X-Auth-Key` of the Geo Location API. */
+  GEO_API_KEY?: string;
+  /** Secret: salt for hashing visitor addresses (cache keys, abuse-limit keys). */
+  ADDRESS_SALT?: string;
+  /** "true" lets `x-reelgate-dev-ip` stand in for the caller's address. Anything else: off. */
+  DEV_MODE?: string;
+  /** Sites, policies, origins, cache windows, budget: see config.ts and the README. */
+  REELGATE_CONFIG?: string | Record<string, unknown>;
+
+  CACHE: KVNamespace;
+  BUDGET: DurableObjectNamespace<BudgetObject>;
+  ASSETS?: Fetcher;
+  VISITOR_LIMIT?: RateLimit;
+}

@@ -1,0 +1,30 @@
+/** GET /api/geo and GET /api/gate/:policy — the caller's own location, and a policy's decision for them. */
+import { getConfig, POLICY_NAME } from '../config.ts';
+import { notFound } from '../errors.ts';
+import { locateCaller } from '../geo/locate.ts';
+import { decide } from '../geo/policy.ts';
+import type { GateResponse, GeoResponse } from '../public-api.ts';
+import { readQuery } from '../request-guard.ts';
+import { jsonResponse, PRIVATE_NO_STORE } from '../respond.ts';
+import { ServerTiming } from '../server-timing.ts';
+import type { Handler } from './context.ts';
+
+export const geoRoute: Handler = async (request, env, ctx) => {
+  readQuery(request, []);
+  const timing = new ServerTiming();
+  const where = await locateCaller(request, env, ctx, timing);
+  const body: GeoResponse = { ...where };
+  return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE });
+};
+
+export const gateRoute: Handler = async (request, env, ctx) => {
+  const name = request.params.policy ?? '';
+  const policy = POLICY_NAME.test(name) ? getConfig(env).policies.get(name) : undefined;
+  if (!policy) throw notFound('No such policy.');
+  readQuery(request, []);
+  const timing = new ServerTiming();
+  const where = await locateCaller(request, env, ctx, timing);
+  const { allowed, reason } = decide(policy, where);
+  const body: GateResponse = { policy: policy.name, allowed, reason, country: where.country, proxy: where.proxy };
+  return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE });
+};

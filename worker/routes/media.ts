@@ -1,0 +1,33 @@
+/** GET /api/sites/:site/media/:media — one published, ready media with its renditions and tracks. */
+import { cached } from '../cache/cached.ts';
+import { loadMedia } from '../catalog/media.ts';
+import { getConfig } from '../config.ts';
+import { notFound } from '../errors.ts';
+import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { isPublished } from '../projections.ts';
+import type { MediaResponse } from '../public-api.ts';
+import { readQuery, requireId } from '../request-guard.ts';
+import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
+import { ServerTiming } from '../server-timing.ts';
+import { publicCaller, siteOf, type Handler } from './context.ts';
+
+export const mediaRoute: Handler = async (request, env, ctx) => {
+  const config = getConfig(env);
+  const site = siteOf(env, request.params.site);
+  const mediaId = requireId(request.params.media, 'media');
+  readQuery(request, []);
+  const timing = new ServerTiming();
+  const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, mediaId), timing);
+  const who = await publicCaller(request, env);
+  const { value, state } = await cached<MediaResponse>({
+    env, ctx, timing, kind: 'media', key: `media:${site.id}:${mediaId}`,
+    load: () => loadMedia(env, who, site.id, mediaId, config.customParamsAllowlist),
+  });
+  if (!isPublished(value, Date.now())) throw notFound();
+  timing.note('cache', state);
+  return jsonResponse(request, value, {
+    cacheState: state,
+    timing,
+    cacheControl: personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(300, config.cache.media.freshSeconds)),
+  });
+};
