@@ -120,19 +120,19 @@ export class V2Client {
 
   // -------------------------------------------------------------------------------------------------------- media
 
-  createMedia(site: string, body: MediaCreateBody, options?: CallOptions): Promise<Media> {
+  async createMedia(site: string, body: MediaCreateBody, options?: CallOptions): Promise<Media> {
     return this.#json({ method: 'POST', path: this.#site(site, 'media/'), body, options });
   }
-  listMedia(site: string, params?: ListParams, options?: CallOptions): Promise<MediaList> {
+  async listMedia(site: string, params?: ListParams, options?: CallOptions): Promise<MediaList> {
     return this.#json({ method: 'GET', path: this.#site(site, 'media/'), query: listQuery(params), options });
   }
-  getMedia(site: string, mediaId: string, options?: CallOptions): Promise<Media> {
+  async getMedia(site: string, mediaId: string, options?: CallOptions): Promise<Media> {
     return this.#json({ method: 'GET', path: this.#media(site, mediaId), options });
   }
-  updateMedia(site: string, mediaId: string, body: MediaUpdateBody, options?: CallOptions): Promise<Media> {
+  async updateMedia(site: string, mediaId: string, body: MediaUpdateBody, options?: CallOptions): Promise<Media> {
     return this.#json({ method: 'PATCH', path: this.#media(site, mediaId), body, options });
   }
-  deleteMedia(site: string, mediaId: string, options?: CallOptions): Promise<void> {
+  async deleteMedia(site: string, mediaId: string, options?: CallOptions): Promise<void> {
     return this.#void({ method: 'DELETE', path: this.#media(site, mediaId), options });
   }
   iterateMedia(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Media, void, undefined> {
@@ -141,24 +141,24 @@ export class V2Client {
 
   // ------------------------------------------------------------------------------------------- renditions, originals
 
-  createMediaRendition(site: string, mediaId: string, body: MediaRenditionCreateBody, options?: CallOptions): Promise<MediaRendition> {
+  async createMediaRendition(site: string, mediaId: string, body: MediaRenditionCreateBody, options?: CallOptions): Promise<MediaRendition> {
     return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'media_renditions/'), body, options });
   }
-  listMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<MediaRenditionList> {
+  async listMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<MediaRenditionList> {
     return this.#json({
       method: 'GET', path: this.#media(site, mediaId, 'media_renditions/'), query: listQuery(params), options,
     });
   }
-  getMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<MediaRendition> {
+  async getMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<MediaRendition> {
     return this.#json({ method: 'GET', path: this.#rendition(site, mediaId, renditionId), options });
   }
-  deleteMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<void> {
+  async deleteMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<void> {
     return this.#void({ method: 'DELETE', path: this.#rendition(site, mediaId, renditionId), options });
   }
   iterateMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<MediaRendition, void, undefined> {
     return paginate((page) => this.listMediaRenditions(site, mediaId, page, options), 'media_renditions', params, options);
   }
-  listOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<OriginalList> {
+  async listOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<OriginalList> {
     return this.#json({ method: 'GET', path: this.#media(site, mediaId, 'originals/'), query: listQuery(params), options });
   }
   iterateOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Original, void, undefined> {
@@ -167,19 +167,19 @@ export class V2Client {
 
   // ------------------------------------------------------------------------------------------------- text tracks
 
-  createTextTrack(site: string, mediaId: string, body: TextTrackCreateBody, options?: CallOptions): Promise<TextTrack> {
+  async createTextTrack(site: string, mediaId: string, body: TextTrackCreateBody, options?: CallOptions): Promise<TextTrack> {
     return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'text_tracks/'), body, options });
   }
-  listTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<TextTrackList> {
+  async listTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<TextTrackList> {
     return this.#json({ method: 'GET', path: this.#media(site, mediaId, 'text_tracks/'), query: listQuery(params), options });
   }
-  getTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<TextTrack> {
+  async getTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<TextTrack> {
     return this.#json({ method: 'GET', path: this.#track(site, mediaId, trackId), options });
   }
-  updateTextTrack(site: string, mediaId: string, trackId: string, body: { metadata: Partial<TextTrack['metadata']> }, options?: CallOptions): Promise<TextTrack> {
+  async updateTextTrack(site: string, mediaId: string, trackId: string, body: { metadata: Partial<TextTrack['metadata']> }, options?: CallOptions): Promise<TextTrack> {
     return this.#json({ method: 'PATCH', path: this.#track(site, mediaId, trackId), body, options });
   }
-  deleteTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<void> {
+  async deleteTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<void> {
     return this.#void({ method: 'DELETE', path: this.#track(site, mediaId, trackId), options });
   }
   iterateTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<TextTrack, void, undefined> {
@@ -189,40 +189,40 @@ export class V2Client {
   // -------------------------------------------------------------------------------------------------- thumbnails
   // The spec writes these two paths without a trailing slash; they are sent exactly so.
 
-  createThumbnail(site: string, body: ThumbnailCreateBody, options?: CallOptions): Promise<Thumbnail> {
+  async createThumbnail(site: string, body: ThumbnailCreateBody, options?: CallOptions): Promise<Thumbnail> {
     return this.#json({ method: 'POST', path: this.#site(site, 'thumbnails/'), body, options });
   }
-  getThumbnail(site: string, thumbnailId: string, options?: CallOptions): Promise<Thumbnail> {
+  async getThumbnail(site: string, thumbnailId: string, options?: CallOptions): Promise<Thumbnail> {
     return this.#json({ method: 'GET', path: this.#thumbnail(site, thumbnailId), options });
   }
-  updateThumbnail(site: string, thumbnailId: string, body: ThumbnailUpdateBody, options?: CallOptions): Promise<Thumbnail> {
+  async updateThumbnail(site: string, thumbnailId: string, body: ThumbnailUpdateBody, options?: CallOptions): Promise<Thumbnail> {
     return this.#json({ method: 'PATCH', path: this.#thumbnail(site, thumbnailId), body, options });
   }
 
   // --------------------------------------------------------------------------------------------------- playlists
 
-  createPlaylist<T extends PlaylistType>(site: string, type: T, body: PlaylistCreateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
+  async createPlaylist<T extends PlaylistType>(site: string, type: T, body: PlaylistCreateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
     return this.#json({ method: 'POST', path: this.#site(site, `playlists/${playlistTypeSegment(type)}/`), body, options });
   }
-  listPlaylists(site: string, params?: ListParams, options?: CallOptions): Promise<PlaylistList> {
+  async listPlaylists(site: string, params?: ListParams, options?: CallOptions): Promise<PlaylistList> {
     return this.#json({ method: 'GET', path: this.#site(site, 'playlists/'), query: listQuery(params), options });
   }
   /** GET playlists/<id>/: the top-level fields and the type. */
-  getPlaylist(site: string, playlistId: string, options?: CallOptions): Promise<Playlist> {
+  async getPlaylist(site: string, playlistId: string, options?: CallOptions): Promise<Playlist> {
     return this.#json({ method: 'GET', path: this.#playlist(site, playlistId), options });
   }
   /** GET playlists/<id>/<type>/: the same plus the type's subresource. */
-  getTypedPlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, options?: CallOptions): Promise<TypedPlaylist<T>> {
+  async getTypedPlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, options?: CallOptions): Promise<TypedPlaylist<T>> {
     return this.#json({ method: 'GET', path: this.#playlist(site, playlistId, type), options });
   }
   /** Also the way to add, remove or reorder a playlist's media (through the type's subresource). */
-  updatePlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, body: PlaylistUpdateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
+  async updatePlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, body: PlaylistUpdateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
     return this.#json({ method: 'PATCH', path: this.#playlist(site, playlistId, type), body, options });
   }
-  deletePlaylist(site: string, playlistId: string, options?: CallOptions): Promise<void> {
+  async deletePlaylist(site: string, playlistId: string, options?: CallOptions): Promise<void> {
     return this.#void({ method: 'DELETE', path: this.#playlist(site, playlistId), options });
   }
-  deleteTypedPlaylist(site: string, playlistId: string, type: PlaylistType, options?: CallOptions): Promise<void> {
+  async deleteTypedPlaylist(site: string, playlistId: string, type: PlaylistType, options?: CallOptions): Promise<void> {
     return this.#void({ method: 'DELETE', path: this.#playlist(site, playlistId, type), options });
   }
   iteratePlaylists(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Playlist, void, undefined> {
@@ -231,19 +231,19 @@ export class V2Client {
 
   // ----------------------------------------------------------------------------------------------------- players
 
-  createPlayer(site: string, body: PlayerCreateBody, options?: CallOptions): Promise<Player> {
+  async createPlayer(site: string, body: PlayerCreateBody, options?: CallOptions): Promise<Player> {
     return this.#json({ method: 'POST', path: this.#site(site, 'players/'), body, options });
   }
-  listPlayers(site: string, params?: ListParams, options?: CallOptions): Promise<PlayerList> {
+  async listPlayers(site: string, params?: ListParams, options?: CallOptions): Promise<PlayerList> {
     return this.#json({ method: 'GET', path: this.#site(site, 'players/'), query: listQuery(params), options });
   }
-  getPlayer(site: string, playerId: string, options?: CallOptions): Promise<Player> {
+  async getPlayer(site: string, playerId: string, options?: CallOptions): Promise<Player> {
     return this.#json({ method: 'GET', path: this.#player(site, playerId), options });
   }
-  updatePlayer(site: string, playerId: string, body: PlayerUpdateBody, options?: CallOptions): Promise<Player> {
+  async updatePlayer(site: string, playerId: string, body: PlayerUpdateBody, options?: CallOptions): Promise<Player> {
     return this.#json({ method: 'PATCH', path: this.#player(site, playerId), body, options });
   }
-  deletePlayer(site: string, playerId: string, options?: CallOptions): Promise<void> {
+  async deletePlayer(site: string, playerId: string, options?: CallOptions): Promise<void> {
     return this.#void({ method: 'DELETE', path: this.#player(site, playerId), options });
   }
   iteratePlayers(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Player, void, undefined> {
@@ -252,13 +252,13 @@ export class V2Client {
 
   // ----------------------------------------------------------------------------------------------------- actions
 
-  removeTag(site: string, body: RemoveTagBody, options?: CallOptions): Promise<TagActionResult> {
+  async removeTag(site: string, body: RemoveTagBody, options?: CallOptions): Promise<TagActionResult> {
     return this.#json({ method: 'PUT', path: this.#site(site, 'remove_tag/'), body, options });
   }
-  renameTag(site: string, body: RenameTagBody, options?: CallOptions): Promise<TagActionResult> {
+  async renameTag(site: string, body: RenameTagBody, options?: CallOptions): Promise<TagActionResult> {
     return this.#json({ method: 'PUT', path: this.#site(site, 'rename_tag/'), body, options });
   }
-  queryUsage(site: string, body: QueryUsageBody, options?: CallOptions): Promise<UsageResult> {
+  async queryUsage(site: string, body: QueryUsageBody, options?: CallOptions): Promise<UsageResult> {
     return this.#json({ method: 'PUT', path: this.#site(site, 'query_usage/'), body, options });
   }
 
