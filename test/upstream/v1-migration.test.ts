@@ -148,7 +148,7 @@ describe('mapV1MediaFields: v1 /videos/update parameters → v2 PATCH body', () 
     expect(mapV1MediaCreateFields({ title: 'Ext', sourcetype: 'url', sourceurl: 'https://cdn.example/v.mp4', sourceformat: 'mp4' }))
       .toEqual({ metadata: { title: 'Ext' }, upload: { method: 'external', source_url: 'https://cdn.example/v.mp4', mime_type: 'video/mp4' } });
     expect(mapV1MediaCreateFields({ title: 'F', download_url: 'https://cdn.example/f.mov', 'custom.a': '1' }))
-      .toEqual({ metadata: { title: 'F', custom_params: { a: '1' } }, upload: { method: 'fetch', download_url: 'https://cdn.example/f.mov', mime_type: null } });
+      .toEqual({ metadata: { title: 'F', custom_params: { a: '1' } }, upload: { method: 'fetch', source_url: 'https://cdn.example/f.mov', mime_type: null } });
     expect(() => mapV1MediaCreateFields({ sourcetype: 'url' })).toThrow(/sourceurl/);
   });
 });

@@ -2,7 +2,7 @@
  * What both clients do around a call: a timeout through `AbortSignal` combined with the caller's signal, a transport
  * that may be swapped (the worker routes calls through its budget), and failures turned into `UpstreamRequestError`.
  */
-import { UpstreamRequestError } from './errors.ts';
+import { GeoApiError, UpstreamRequestError, V2ApiError } from './errors.ts';
 
 export type Transport = (request: Request) => Promise<Response>;
 
@@ -48,7 +48,8 @@ export async function guarded<T>(call: CallSignal, work: () => Promise<T>, what:
   try {
     return await Promise.race([work(), aborted]);
   } catch (error) {
-    if (error instanceof UpstreamRequestError) throw error;
+    // Answers we already understood (an API error, a refused redirect, an unreadable body) pass through as they are.
+    if (error instanceof UpstreamRequestError || error instanceof V2ApiError || error instanceof GeoApiError) throw error;
     if (call.signal.aborted) throw abortError(call, what, error);
     throw new UpstreamRequestError('network', `${what}: the upstream could not be reached.`, null, { cause: error });
   } finally {

@@ -335,7 +335,8 @@ export function mapV1MediaCreateFields(v1Fields: Record<string, unknown>): Media
     body.upload = { method: 'external', source_url: sourceUrl, mime_type: mimeType };
   } else if (sourceType === null || sourceType === 'file') {
     const downloadUrl = v1Text(v1Fields.download_url, 'download_url');
-    body.upload = downloadUrl ? { method: 'fetch', download_url: downloadUrl, mime_type: mimeType } : { method: 'direct', mime_type: mimeType };
+    // v1's download_url was where the platform fetched the file from: v2's fetch upload takes it as source_url.
+    body.upload = downloadUrl ? { method: 'fetch', source_url: downloadUrl, mime_type: mimeType } : { method: 'direct', mime_type: mimeType };
   } else {
     throw new InvalidArgumentError('sourcetype', "sourcetype must be 'file' or 'url'.");
   }
