@@ -1,10 +1,12 @@
-// Placeholder until the sandbox lands (issue 2, section 3).
-import { DurableObject } from 'cloudflare:workers';
+// The sandbox upstream: a stand-in for the video platform's Management API v2 and Geo Location Lookup API (see the
+// README, "The sandbox upstream"). Every request goes to the one Durable Object that holds the platform's state.
+import type { SandboxEnv } from './env.ts';
 
-export class SandboxState extends DurableObject {}
+export { SandboxState } from './sandbox-state.ts';
 
 export default {
-  async fetch(): Promise<Response> {
-    return Response.json({ errors: [{ code: 'not_found', description: 'No such route.' }] }, { status: 404 });
+  async fetch(request, env): Promise<Response> {
+    const stub = env.STATE.get(env.STATE.idFromName('platform'));
+    return stub.fetch(request);
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<SandboxEnv>;

@@ -1,0 +1,120 @@
+// /_sandbox/: test and bench controls. They need no credential and the edge worker never proxies them.
+import type { Media, Player, TextTrack, TypedPlaylist } from '../../worker/upstream/v2-types.ts';
+import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
+import { isObject } from './body.ts';
+import { GEO_FIXTURES } from './geo-fixtures.ts';
+import { errorResponse, HttpError, invalid, json } from './http.ts';
+import { isPublished } from './playlist-rules.ts';
+import type { Store } from './store.ts';
+
+export interface Faults {
+  error_rate?: number;
+  latency_ms?: number;
+  outage?: boolean;
+  force_429?: boolean;
+  retry_after_seconds?: number;
+}
+
+export interface Stats {
+  total_calls: number;
+  routes: Record<string, number>;
+  rate_limited: number;
+  auth_failures: number;
+  faults_injected: number;
+  /** Most calls accepted for one credential within any 60 s window since the last reset. */
+  peak_calls_per_minute: number;
+  last_authorization_sha256: string | null;
+  last_geo_key_sha256: string | null;
+}
+
+export const emptyStats = (): Stats => ({
+  total_calls: 0, routes: {}, rate_limited: 0, auth_failures: 0, faults_injected: 0, peak_calls_per_minute: 0,
+  last_authorization_sha256: null, last_geo_key_sha256: null,
+});
+
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid('invalid_body', 'The request body is not valid JSON.');
+  }
+  if (!isObject(parsed)) throw invalid('invalid_body', 'The request body must be a JSON object.');
+  return parsed;
+}
+
+export function parseFaults(body: Record<string, unknown>): Faults {
+  const faults: Faults = {};
+  for (const [key, value] of Object.entries(body)) {
+    switch (key) {
+      case 'error_rate':
+        if (typeof value !== 'number' || value < 0 || value > 1) throw invalid('invalid_parameter', 'error_rate must be a number from 0 to 1.');
+        if (value > 0) faults.error_rate = value;
+        break;
+      case 'latency_ms':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 30_000) {
+          throw invalid('invalid_parameter', 'latency_ms must be an integer from 0 to 30000.');
+        }
+        if (value > 0) faults.latency_ms = value;
+        break;
+      case 'outage': case 'force_429':
+        if (typeof value !== 'boolean') throw invalid('invalid_parameter', `${key} must be true or false.`);
+        if (value) faults[key] = true;
+        break;
+      case 'retry_after_seconds':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 3600) {
+          throw invalid('invalid_parameter', 'retry_after_seconds must be an integer from 1 to 3600.');
+        }
+        faults.retry_after_seconds = value;
+        break;
+      default:
+        throw invalid('invalid_parameter', `Unknown fault '${key}'; known: error_rate, latency_ms, outage, force_429, retry_after_seconds.`);
+    }
+  }
+  return faults;
+}
+
+/** Site ids, and per site the ids a test or the demo needs to pick: playlists by type, players, media by state. */
+export function catalog(store: Store, now: number): unknown {
+  const sites = store.sites().map((siteId) => {
+    const site = store.get<{ id: string; name: string }>('site', siteId, siteId);
+    const media = store.list<Media>('media', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
+    const playlists = store.list<TypedPlaylist>('playlist', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
+    const few = (list: Media[]): string[] => list.slice(0, 5).map((m) => m.id);
+    const withTracks = media.filter((m) => store.list<TextTrack>('text_track', siteId, m.id).length > 1);
+    return {
+      id: siteId,
+      name: site?.name ?? siteId,
+      media_total: media.length,
+      playlists: Object.fromEntries(PLAYLIST_TYPES.map((type) => [type, playlists.filter((p) => p.playlist_type === type).map((p) => p.id)])),
+      players: store.list<Player>('player', siteId).sort((a, b) => (a.created < b.created ? -1 : a.id < b.id ? -1 : 1)).map((p) => p.id),
+      media: {
+        published: few(media.filter((m) => isPublished(m, now))),
+        scheduled: few(media.filter((m) => m.status === 'ready' && m.metadata.publish_start_date !== null && Date.parse(m.metadata.publish_start_date) > now)),
+        expired: few(media.filter((m) => m.status === 'ready' && m.metadata.publish_end_date !== null && Date.parse(m.metadata.publish_end_date) <= now)),
+        unscheduled: few(media.filter((m) => m.metadata.publish_start_date === null)),
+        not_ready: few(media.filter((m) => m.status !== 'ready')),
+        audio: few(media.filter((m) => m.media_type === 'audio' && isPublished(m, now))),
+        with_subtitles: few(withTracks.filter((m) => isPublished(m, now))),
+      },
+    };
+  });
+  // The big catalog first, so `sites[0]` is the one to page through.
+  sites.sort((a, b) => b.media_total - a.media_total);
+  return {
+    sites,
+    geo: {
+      client: 'any name; the path is /ip_lookup/<client>/<ip>',
+      fixtures: GEO_FIXTURES.map(({ ip, note, expected_country, proxy }) => ({ ip, note, expected_country, proxy })),
+      non_public_examples: ['10.0.0.1', '172.16.5.4', '192.168.1.1', '127.0.0.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1'],
+      other_public: 'any other valid public address answers with every geo member null and proxy {identification: null, type: null}',
+    },
+  };
+}
+
+export function controlError(error: unknown): Response {
+  if (error instanceof HttpError) return errorResponse(error.status, error.code, error.message);
+  return errorResponse(500, 'server_error', 'The sandbox failed unexpectedly.');
+}

@@ -1,0 +1,100 @@
+// What the platform's processing produces for a media: an original, renditions at several widths plus HLS, and
+// thumbnails (the first one the poster). The seed and POST media/ both use this, so created media look like seeded ones.
+// Delivery URLs are stored as paths under /cdn/ and given the caller's origin when answered (see present.ts).
+import type { Media, MediaRendition, MediaType, Original, Thumbnail } from '../../worker/upstream/v2-types.ts';
+import { hashString } from './prng.ts';
+
+export const VIDEO_WIDTHS = [320, 640, 1280, 1920] as const;
+const HLS_MIME = 'application/vnd.apple.mpegurl';
+
+/** Rendition label by width, as an encoding ladder names them. */
+export function renditionName(width: number | null, mimeType: string): string {
+  if (mimeType === HLS_MIME) return 'HLS';
+  if (width === null) return 'AAC Audio';
+  const height = Math.round((width * 9) / 16);
+  return `${height}p`;
+}
+
+/** Bytes of a rendition: its bitrate (by width) times the media's duration. */
+export function renditionFilesize(width: number | null, mimeType: string, duration: number): number {
+  if (mimeType === HLS_MIME) return 1024 + ((duration / 6) | 0) * 48;
+  const kbps = width === null ? 128 : Math.round(width * 2.2);
+  return Math.round((kbps * 1000 * duration) / 8);
+}
+
+export function makeRendition(
+  id: string, media: Media, at: string,
+  spec: { width: number | null; mime_type: string; name?: string; height?: number | null },
+): MediaRendition {
+  const duration = media.duration ?? 0;
+  const isHls = spec.mime_type === HLS_MIME;
+  const height = spec.height !== undefined ? spec.height : spec.width === null ? null : Math.round((spec.width * 9) / 16);
+  return {
+    id, type: 'media_rendition', created: at, last_modified: at,
+    media_id: media.id,
+    status: 'ready',
+    delivery_url: isHls ? `/cdn/manifests/${media.id}.m3u8` : `/cdn/videos/${media.id}/${id}.mp4`,
+    filesize: renditionFilesize(spec.width, spec.mime_type, duration),
+    width: isHls ? null : spec.width,
+    height: isHls ? null : height,
+    mime_type: spec.mime_type,
+    media_type: media.media_type,
+    metadata: { name: spec.name ?? renditionName(isHls ? null : spec.width, spec.mime_type) },
+  };
+}
+
+export interface Conversions {
+  original: Original;
+  renditions: MediaRendition[];
+  thumbnails: Thumbnail[];
+}
+
+/**
+ * The result of processing a media that now has a duration: ids come from `nextId` so the seed stays deterministic.
+ * `widths` lets the seed vary the ladder; audio media get one AAC rendition.
+ */
+export function processMedia(media: Media, at: string, nextId: () => string, widths: readonly number[] = VIDEO_WIDTHS): Conversions {
+  const duration = media.duration ?? 0;
+  const audio = media.media_type === 'audio';
+  const original: Original = {
+    id: nextId(), type: 'original', created: at, last_modified: at,
+    media_id: media.id, status: 'ready', duration,
+    filesize: renditionFilesize(audio ? null : 3840, 'video/mp4', duration),
+    mime_type: media.mime_type ?? (audio ? 'audio/mpeg' : 'video/mp4'),
+    metadata: { name: 'Original' },
+  };
+  const renditions: MediaRendition[] = audio
+    ? [makeRendition(nextId(), media, at, { width: null, mime_type: 'audio/mp4' })]
+    : widths.map((width) => makeRendition(nextId(), media, at, { width, mime_type: 'video/mp4' }));
+  renditions.push(makeRendition(nextId(), media, at, { width: null, mime_type: HLS_MIME }));
+  const thumbnails = audio ? [makeThumbnail(nextId(), media.id, at, 'static_frame', true)] : [
+    makeThumbnail(nextId(), media.id, at, 'static_frame', true),
+    makeThumbnail(nextId(), media.id, at, 'static_frame', false),
+  ];
+  return { original, renditions, thumbnails };
+}
+
+export function makeThumbnail(id: string, mediaId: string, at: string, sourceType: Thumbnail['source_type'], isPoster: boolean): Thumbnail {
+  return {
+    id, type: 'thumbnail', created: at, last_modified: at,
+    status: 'ready',
+    delivery_url: `/cdn/thumbs/${id}.svg`,
+    source_type: sourceType,
+    thumbnail_type: 'static',
+    width: 1920,
+    height: 1080,
+    relationships: { media: [{ id: mediaId, is_poster: isPoster }] },
+  };
+}
+
+/** A duration (seconds) derived from a string, for media created from a URL: stable across calls. */
+export function durationFor(seed: string): number {
+  return 30 + (hashString(seed) % 1170);
+}
+
+export function mediaTypeFor(mimeType: string | null | undefined): MediaType {
+  if (!mimeType) return 'video';
+  if (mimeType.startsWith('audio/')) return 'audio';
+  if (mimeType.startsWith('video/') || mimeType === HLS_MIME) return 'video';
+  return 'unknown';
+}

@@ -1,0 +1,160 @@
+// media/<id>/media_renditions/, originals/ and text_tracks/: the resources a media owns.
+import type { Media, MediaRendition, Original, TextTrack, TextTrackKind } from '../../../worker/upstream/v2-types.ts';
+import { field, onlyKnown, requireSection } from '../body.ts';
+import { type RouteContext, nowIso, param, site } from '../context.ts';
+import { makeRendition } from '../conversions.ts';
+import { ORIGINAL_FIELDS, RENDITION_FIELDS, TEXT_TRACK_FIELDS } from '../fields.ts';
+import { HttpError, invalid, json, noContent, notFound } from '../http.ts';
+import { freshId } from '../prng.ts';
+import { withOrigin } from '../present.ts';
+import { listPage } from '../query.ts';
+import { track } from '../seed.ts';
+import { loadMedia } from './media.ts';
+
+const RENDITION_MIME_TYPES = ['video/mp4', 'video/webm', 'audio/mp4', 'application/vnd.apple.mpegurl'] as const;
+const TRACK_KINDS: readonly TextTrackKind[] = ['captions', 'subtitles', 'chapters', 'descriptions', 'metadata'];
+
+function listAnswer<T extends { id: string }>(ctx: RouteContext, key: string, docs: T[], fields: Parameters<typeof listPage>[2]): Response {
+  const page = listPage(docs, ctx.url.searchParams, fields, 'created:asc');
+  return json({ page: page.page, page_length: page.page_length, total: page.total, [key]: withOrigin(page.items, ctx.origin) });
+}
+
+// ------------------------------------------------------------------------------------------------------- renditions
+
+export function createRendition(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  if (media.status !== 'ready' || media.hosting_type !== 'hosted') {
+    throw new HttpError(409, 'media_not_ready', `Media '${media.id}' is ${media.hosting_type === 'hosted' ? media.status : 'externally hosted'}; renditions can be added to ready, hosted media only.`);
+  }
+  const metadata = requireSection(ctx.body, 'metadata');
+  onlyKnown(metadata, 'metadata', ['name', 'width', 'height', 'mime_type']);
+  const mimeType = field.oneOf(metadata.mime_type ?? 'video/mp4', 'metadata.mime_type', RENDITION_MIME_TYPES);
+  const sized = mimeType === 'video/mp4' || mimeType === 'video/webm';
+  if (sized && metadata.width === undefined) throw invalid('invalid_parameter', `metadata.width is required for ${mimeType} renditions.`);
+  const width = sized ? field.int(metadata.width, 'metadata.width', 16, 7680) : null;
+  const height = sized && metadata.height !== undefined ? field.int(metadata.height, 'metadata.height', 16, 4320) : undefined;
+  const name = metadata.name === undefined ? undefined : field.string(metadata.name, 'metadata.name', { nonEmpty: true, max: 100 }) as string;
+  const rendition = makeRendition(freshId(), media, nowIso(ctx), {
+    width, mime_type: mimeType, ...(name ? { name } : {}), ...(height !== undefined ? { height } : {}),
+  });
+  ctx.store.put('media_rendition', siteId, media.id, rendition);
+  return json(withOrigin(rendition, ctx.origin), 201);
+}
+
+export function listRenditions(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  return listAnswer(ctx, 'media_renditions', ctx.store.list<MediaRendition>('media_rendition', siteId, media.id), RENDITION_FIELDS);
+}
+
+function loadRendition(ctx: RouteContext, siteId: string, media: Media): MediaRendition {
+  const id = param(ctx, 'rendition');
+  const rendition = ctx.store.get<MediaRendition>('media_rendition', siteId, id);
+  if (!rendition || rendition.media_id !== media.id) throw notFound(`Rendition '${id}' of media '${media.id}'`);
+  return rendition;
+}
+
+export function showRendition(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  return json(withOrigin(loadRendition(ctx, siteId, loadMedia(ctx, siteId)), ctx.origin));
+}
+
+export function deleteRendition(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const rendition = loadRendition(ctx, siteId, loadMedia(ctx, siteId));
+  ctx.store.delete('media_rendition', siteId, rendition.id);
+  return noContent();
+}
+
+// -------------------------------------------------------------------------------------------------------- originals
+
+export function listOriginals(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  return listAnswer(ctx, 'originals', ctx.store.list<Original>('original', siteId, media.id), ORIGINAL_FIELDS);
+}
+
+// ------------------------------------------------------------------------------------------------------ text tracks
+
+const SRCLANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+function applyTrackMetadata(current: TextTrack['metadata'], patch: Record<string, unknown>): TextTrack['metadata'] {
+  onlyKnown(patch, 'metadata', ['label', 'srclang', 'kind', 'default']);
+  const next = { ...current };
+  if (patch.label !== undefined) next.label = field.string(patch.label, 'metadata.label', { nonEmpty: true, max: 100 }) as string;
+  if (patch.srclang !== undefined) {
+    const srclang = field.string(patch.srclang, 'metadata.srclang', { nonEmpty: true }) as string;
+    if (!SRCLANG.test(srclang)) throw invalid('invalid_parameter', `metadata.srclang must be a BCP 47 language tag such as 'en' or 'pt-BR', got '${srclang}'.`);
+    next.srclang = srclang;
+  }
+  if (patch.kind !== undefined) next.kind = field.oneOf(patch.kind, 'metadata.kind', TRACK_KINDS);
+  if (patch.default !== undefined) next.default = field.boolean(patch.default, 'metadata.default');
+  return next;
+}
+
+/** Only one track of a media is the default: setting one clears the others. */
+function clearOtherDefaults(ctx: RouteContext, siteId: string, mediaId: string, keep: string): void {
+  for (const other of ctx.store.list<TextTrack>('text_track', siteId, mediaId)) {
+    if (other.id !== keep && other.metadata.default) {
+      other.metadata.default = false;
+      ctx.store.put('text_track', siteId, mediaId, other);
+    }
+  }
+}
+
+export function createTextTrack(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  const metadata = requireSection(ctx.body, 'metadata');
+  if (metadata.srclang === undefined) throw invalid('invalid_parameter', 'metadata.srclang is required (e.g. en).');
+  if (ctx.body.upload) {
+    onlyKnown(ctx.body.upload, 'upload', ['method', 'source_url', 'mime_type']);
+    const method = field.oneOf(ctx.body.upload.method ?? 'fetch', 'upload.method', ['fetch', 'direct'] as const);
+    if (method === 'fetch') field.url(ctx.body.upload.source_url, 'upload.source_url');
+    if (ctx.body.upload.mime_type !== undefined) field.oneOf(ctx.body.upload.mime_type, 'upload.mime_type', ['text/vtt', 'application/x-subrip'] as const);
+  }
+  const meta = applyTrackMetadata({ label: '', srclang: 'en', kind: 'captions', default: false }, metadata);
+  if (meta.label === '') meta.label = meta.srclang;
+  const created = track(freshId(), media.id, nowIso(ctx), meta);
+  ctx.store.put('text_track', siteId, media.id, created);
+  if (meta.default) clearOtherDefaults(ctx, siteId, media.id, created.id);
+  return json(withOrigin(created, ctx.origin), 201);
+}
+
+export function listTextTracks(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  return listAnswer(ctx, 'text_tracks', ctx.store.list<TextTrack>('text_track', siteId, media.id), TEXT_TRACK_FIELDS);
+}
+
+function loadTrack(ctx: RouteContext, siteId: string, media: Media): TextTrack {
+  const id = param(ctx, 'track');
+  const found = ctx.store.get<TextTrack>('text_track', siteId, id);
+  if (!found || found.media_id !== media.id) throw notFound(`Text track '${id}' of media '${media.id}'`);
+  return found;
+}
+
+export function showTextTrack(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  return json(withOrigin(loadTrack(ctx, siteId, loadMedia(ctx, siteId)), ctx.origin));
+}
+
+export function updateTextTrack(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  const found = loadTrack(ctx, siteId, media);
+  if (ctx.body.upload || ctx.body.relationships) throw invalid('invalid_body', "Updating a text track takes 'metadata' only.");
+  found.metadata = applyTrackMetadata(found.metadata, requireSection(ctx.body, 'metadata'));
+  found.last_modified = nowIso(ctx);
+  ctx.store.put('text_track', siteId, media.id, found);
+  if (found.metadata.default) clearOtherDefaults(ctx, siteId, media.id, found.id);
+  return json(withOrigin(found, ctx.origin));
+}
+
+export function deleteTextTrack(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const found = loadTrack(ctx, siteId, loadMedia(ctx, siteId));
+  ctx.store.delete('text_track', siteId, found.id);
+  return noContent();
+}

@@ -1,0 +1,225 @@
+// The whole platform in one SQLite-backed Durable Object: catalog state, per-credential rate windows, call statistics
+// and injected faults. Every request of the sandbox passes through here, so the rules hold for every caller at once.
+import { DurableObject } from 'cloudflare:workers';
+import { serveAsset } from './assets.ts';
+import { readEnvelope } from './body.ts';
+import type { RouteContext } from './context.ts';
+import { catalog, controlError, emptyStats, type Faults, parseFaults, readJsonObject, type Stats } from './controls.ts';
+import { configuredRateLimit, type SandboxEnv } from './env.ts';
+import { geoLookup } from './geo.ts';
+import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
+import { matchRoute } from './routes.ts';
+import { seedCatalog } from './seed.ts';
+import { Store } from './store.ts';
+
+const WINDOW_MS = 60_000;
+const GEO_PATTERN = 'GET /ip_lookup/:client/:ip';
+
+export class SandboxState extends DurableObject<SandboxEnv> {
+  private readonly store: Store;
+
+  constructor(ctx: DurableObjectState, env: SandboxEnv) {
+    super(ctx, env);
+    this.store = new Store(ctx.storage.sql);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.store.migrate();
+      if (!this.store.getMeta<boolean>('seeded')) this.reseed();
+    });
+  }
+
+  private reseed(): void {
+    this.ctx.storage.transactionSync(() => {
+      this.store.wipe();
+      seedCatalog(this.store);
+      this.store.setMeta('seeded', true);
+    });
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    try {
+      if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return await this.control(request, url);
+      if (path.startsWith('/cdn/')) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
+        }
+        return serveAsset(this.store, url);
+      }
+      if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2');
+      if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo');
+      return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
+    } catch (error) {
+      console.error('sandbox failure', error);
+      return errorResponse(500, 'server_error', 'The sandbox failed unexpectedly.');
+    }
+  }
+
+  // --------------------------------------------------------------------------------------------------- the API routes
+
+  private async api(request: Request, url: URL, family: 'v2' | 'geo'): Promise<Response> {
+    const stats = this.stats();
+    const faults = this.store.getMeta<Faults>('faults') ?? {};
+    const match = family === 'v2' ? matchRoute(request.method, url.pathname) : null;
+    const label = family === 'geo' ? (request.method === 'GET' ? GEO_PATTERN : `${request.method} /ip_lookup/`)
+      : match?.kind === 'route' ? `${match.route.method} ${match.route.pattern}`
+      : match?.kind === 'method_not_allowed' ? `${request.method} ${match.pattern}` : `${request.method} (unknown route)`;
+    stats.total_calls++;
+    stats.routes[label] = (stats.routes[label] ?? 0) + 1;
+
+    const credential = family === 'v2'
+      ? request.headers.get('authorization')
+      : request.headers.get('x-auth-key') ?? request.headers.get('x_auth_key');
+    if (credential !== null) {
+      const hash = await sha256Hex(credential);
+      if (family === 'v2') stats.last_authorization_sha256 = hash;
+      else stats.last_geo_key_sha256 = hash;
+    }
+    if (faults.latency_ms) await new Promise((resolve) => setTimeout(resolve, faults.latency_ms));
+
+    const limit = this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env);
+    if (faults.outage) {
+      stats.faults_injected++;
+      this.saveStats(stats);
+      return errorResponse(503, 'server_error', 'The platform is unavailable (sandbox outage fault).',
+        { 'svc-request-limit': String(limit), 'svc-request-remaining': '0', 'retry-after': '30' });
+    }
+
+    // Rate windows are per presented credential: a wrong secret fills its own window, never the real one's.
+    const bucket = `${family}:${await sha256Hex(credential ?? '')}`;
+    const now = Date.now();
+    const hits = this.store.rateHits(bucket, now - WINDOW_MS);
+    if (faults.force_429 || hits.length >= limit) {
+      stats.rate_limited++;
+      if (faults.force_429) stats.faults_injected++;
+      this.saveStats(stats);
+      const retryAfter = faults.force_429 && hits.length < limit
+        ? faults.retry_after_seconds ?? 30
+        : Math.max(1, Math.ceil(((hits[0] ?? now) + WINDOW_MS - now) / 1000));
+      return errorResponse(429, 'rate_limit_exceeded',
+        `More than ${limit} requests in the last minute; this call was not executed. Retry after ${retryAfter} s.`,
+        { 'svc-request-limit': String(limit), 'svc-request-remaining': '0', 'retry-after': String(retryAfter) });
+    }
+    this.store.addRateHit(bucket, now);
+    stats.peak_calls_per_minute = Math.max(stats.peak_calls_per_minute, hits.length + 1);
+    const rateHeaders = { 'svc-request-limit': String(limit), 'svc-request-remaining': String(limit - hits.length - 1) };
+
+    const response = await this.authorisedCall(request, url, family, credential, match, stats, faults);
+    this.saveStats(stats);
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(rateHeaders)) headers.set(name, value);
+    return new Response(response.body, { status: response.status, headers });
+  }
+
+  private async authorisedCall(
+    request: Request, url: URL, family: 'v2' | 'geo', credential: string | null,
+    match: ReturnType<typeof matchRoute> | null, stats: Stats, faults: Faults,
+  ): Promise<Response> {
+    const expected = family === 'v2' ? this.env.API_SECRET : this.env.GEO_API_KEY;
+    const presented = family === 'v2' ? /^Bearer\s+(\S+)$/i.exec(credential ?? '')?.[1] ?? null : credential;
+    if (presented === null || presented !== expected) {
+      stats.auth_failures++;
+      const what = family === 'v2' ? 'an Authorization: Bearer <API_SECRET> header' : 'an X-Auth-Key header holding the Geo Location API key';
+      return errorResponse(401, 'unauthorized', credential === null ? `This call needs ${what}.` : `The credential was not accepted; this call needs ${what}.`,
+        family === 'v2' ? { 'www-authenticate': 'Bearer' } : {});
+    }
+    if (faults.error_rate && Math.random() < faults.error_rate) {
+      stats.faults_injected++;
+      const status = Math.random() < 0.5 ? 500 : 503;
+      return errorResponse(status, 'server_error', 'The platform failed to answer (sandbox error_rate fault).');
+    }
+    try {
+      if (family === 'geo') return this.geo(request, url);
+      if (!match || match.kind === 'not_found') {
+        return errorResponse(404, 'not_found', `No route ${request.method} ${url.pathname}; see the v2 endpoint table.`);
+      }
+      if (match.kind === 'method_not_allowed') {
+        return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${match.pattern}; allowed: ${match.allow.join(', ')}.`,
+          { allow: match.allow.join(', ') });
+      }
+      const hasBody = ['POST', 'PATCH', 'PUT'].includes(match.route.method);
+      const ctx: RouteContext = {
+        store: this.store, request, url, origin: url.origin, params: match.params, now: new Date(),
+        body: hasBody ? await readEnvelope(request) : {},
+      };
+      // A refused write leaves nothing half-done: each call is one transaction.
+      return this.ctx.storage.transactionSync(() => match.route.handler(ctx) as Response);
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error.status, error.code, error.message, error.headers);
+      console.error('sandbox route failure', error);
+      return errorResponse(500, 'server_error', 'The platform failed while handling this call.');
+    }
+  }
+
+  private geo(request: Request, url: URL): Response {
+    const parts = url.pathname.split('/').filter(Boolean);
+    if (parts.length !== 3) {
+      return errorResponse(404, 'not_found', 'The geo route is GET /ip_lookup/<client>/<ip_address>.');
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /ip_lookup/; use GET.`, { allow: 'GET' });
+    }
+    let client: string;
+    let ip: string;
+    try {
+      client = decodeURIComponent(parts[1]!);
+      ip = decodeURIComponent(parts[2]!);
+    } catch {
+      return errorResponse(400, 'invalid_ip_address', 'The path is not validly percent-encoded.');
+    }
+    return geoLookup(client, ip);
+  }
+
+  // ------------------------------------------------------------------------------------------------------- controls
+
+  private async control(request: Request, url: URL): Promise<Response> {
+    const route = `${request.method} ${url.pathname.replace(/\/$/, '')}`;
+    try {
+      switch (route) {
+        case 'GET /_sandbox/catalog':
+          return json(catalog(this.store, Date.now()));
+        case 'GET /_sandbox/stats':
+          return json({ ...this.stats(), rate_limit_per_minute: this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env) });
+        case 'GET /_sandbox/faults':
+          return json({ faults: this.store.getMeta<Faults>('faults') ?? {} });
+        case 'POST /_sandbox/faults': {
+          const faults = parseFaults(await readJsonObject(request));
+          this.store.setMeta('faults', faults);
+          return json({ faults });
+        }
+        case 'POST /_sandbox/reset': {
+          const body = await readJsonObject(request);
+          const limit = body.rate_limit_per_minute;
+          for (const key of Object.keys(body)) {
+            if (key !== 'rate_limit_per_minute') throw new HttpError(400, 'invalid_parameter', `Unknown reset option '${key}'; known: rate_limit_per_minute.`);
+          }
+          if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100_000)) {
+            throw new HttpError(400, 'invalid_parameter', 'rate_limit_per_minute must be an integer from 1 to 100000.');
+          }
+          this.reseed();
+          if (limit !== undefined) this.store.setMeta('rate_limit_per_minute', limit);
+          return json({ reset: true, rate_limit_per_minute: limit ?? configuredRateLimit(this.env) });
+        }
+        default: {
+          const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults', 'POST /_sandbox/reset'];
+          const samePath = known.filter((entry) => entry.endsWith(` ${url.pathname.replace(/\/$/, '')}`));
+          if (samePath.length > 0) {
+            const allow = samePath.map((entry) => entry.split(' ')[0]).join(', ');
+            return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}.`, { allow });
+          }
+          return errorResponse(404, 'not_found', `No control at ${url.pathname}; known: ${known.join(', ')}.`);
+        }
+      }
+    } catch (error) {
+      return controlError(error);
+    }
+  }
+
+  private stats(): Stats {
+    return this.store.getMeta<Stats>('stats') ?? emptyStats();
+  }
+
+  private saveStats(stats: Stats): void {
+    this.store.setMeta('stats', stats);
+  }
+}

@@ -1,0 +1,225 @@
+// The deterministic catalog every fresh (or reset) sandbox starts with. A fixed PRNG seed and a fixed base date make
+// ids, titles and figures identical on every run; publish windows sit far in the past (ended 2020), in 2024-2025, or
+// in 2099, so "published", "expired" and "scheduled" stay true against the real clock for decades.
+import type {
+  Media, MediaStatus, Player, PlaylistSubresources, PlaylistType, TextTrack, TypedPlaylist,
+} from '../../worker/upstream/v2-types.ts';
+import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
+import { createRandom, type Random } from './prng.ts';
+import type { Store } from './store.ts';
+import { trendingIds } from './playlist-rules.ts';
+
+const SEED = 20_240_601;
+const BASE = Date.UTC(2024, 0, 1);
+const DAY = 86_400_000;
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+interface Topic {
+  tag: string;
+  subjects: readonly string[];
+  category: string;
+  series: string;
+}
+
+const TOPICS: readonly Topic[] = [
+  { tag: 'food', category: 'Food & Drink', series: 'Kitchen Basics', subjects: ['Sourdough Starter', 'Weeknight Ramen', 'Knife Skills', 'Perfect Omelette', 'Street Tacos', 'Summer Salads'] },
+  { tag: 'travel', category: 'Travel', series: 'Weekend Away', subjects: ['Lisbon Trams', 'Kyoto Temples', 'Iceland Ring Road', 'Patagonia Trails', 'Venice by Night', 'Route 66'] },
+  { tag: 'football', category: 'Sport', series: 'Matchday', subjects: ['Derby Highlights', 'Set-Piece Drills', 'Goalkeeper Training', 'Cup Final Recap', 'Youth Academy'] },
+  { tag: 'technology', category: 'Technology', series: 'Under the Hood', subjects: ['Edge Computing', 'Battery Chemistry', 'Open-Source Maintainers', 'Home Networking', 'Chip Design'] },
+  { tag: 'nature', category: 'Nature', series: 'Wild Places', subjects: ['Coral Reefs', 'Urban Foxes', 'Alpine Meadows', 'Migrating Cranes', 'Rainforest Canopy'] },
+  { tag: 'music', category: 'Music', series: 'Live Sessions', subjects: ['Jazz Trio', 'String Quartet', 'Synth Workshop', 'Festival Backstage', 'Choir Rehearsal'] },
+  { tag: 'science', category: 'Science', series: 'Big Questions', subjects: ['Black Holes', 'Gene Editing', 'Ocean Currents', 'Quantum Sensors', 'Ancient DNA'] },
+  { tag: 'climate', category: 'News', series: 'Climate Desk', subjects: ['Heat Pumps', 'Flood Defences', 'Carbon Capture', 'Glacier Retreat', 'Solar Farms'] },
+  { tag: 'fitness', category: 'Lifestyle', series: 'Daily Moves', subjects: ['Morning Stretch', 'Kettlebell Basics', 'Running Form', 'Desk Yoga', 'Recovery Days'] },
+  { tag: 'history', category: 'Documentary', series: 'Then & Now', subjects: ['Roman Roads', 'Lost Libraries', 'Industrial Canals', 'Silk Road Cities', 'Lighthouses'] },
+];
+const FORMATS = ['Explained', 'in 5 Minutes', 'Behind the Scenes', 'A Beginner\'s Guide', 'Deep Dive', 'Live', 'Q&A', 'Highlights'] as const;
+const EXTRA_TAGS = ['tutorial', 'interview', 'behind-the-scenes', 'live', 'documentary', 'kids', 'explainer', 'highlights', 'news'] as const;
+const AUTHORS = ['Amara Okafor', 'Jonas Weber', 'Sofia Marquez', 'Hiro Tanaka', 'Priya Nair', 'Liam O\'Connor', 'Chloé Martin'] as const;
+const SUBTITLE_LANGS = [['es', 'Español'], ['fr', 'Français'], ['de', 'Deutsch'], ['ja', '日本語'], ['pt', 'Português']] as const;
+
+export interface SiteSeed {
+  id: string;
+  name: string;
+  mediaCount: number;
+}
+
+/** Fills an empty store with the seed catalog. */
+export function seedCatalog(store: Store): void {
+  const random = createRandom(SEED);
+  const sites: SiteSeed[] = [
+    { id: random.id(), name: 'Northwind Media', mediaCount: 132 },
+    { id: random.id(), name: 'Harbour Lights Radio', mediaCount: 24 },
+  ];
+  sites.forEach((site, index) => seedSite(store, random, site, index));
+}
+
+function seedSite(store: Store, random: Random, site: SiteSeed, siteIndex: number): void {
+  store.put('site', site.id, null, { id: site.id, name: site.name } as { id: string });
+  const media: Media[] = [];
+  for (let i = 0; i < site.mediaCount; i++) media.push(seedMedia(store, random, site, i, siteIndex));
+  seedPlaylists(store, random, site, media, siteIndex);
+  seedPlayers(store, random, site, siteIndex);
+}
+
+function seedMedia(store: Store, random: Random, site: SiteSeed, i: number, siteIndex: number): Media {
+  const topic = siteIndex === 1 ? TOPICS[(i % 3) + 5]! : TOPICS[i % TOPICS.length]!;
+  const subject = random.pick(topic.subjects);
+  const format = random.pick(FORMATS);
+  const created = BASE + i * 3 * DAY + random.int(0, DAY - 1) - (siteIndex * 40 * DAY);
+  const status: MediaStatus = i % 25 === 5 ? 'processing' : i % 25 === 18 ? 'failed' : 'ready';
+  const audio = siteIndex === 1 ? i % 2 === 0 : i % 30 === 9;
+  const duration = status === 'ready' ? random.int(35, 1800) : null;
+  const tags = [topic.tag, ...random.sample(EXTRA_TAGS, random.int(1, 3))];
+  if (i % 7 === 0) tags.push(random.pick(TOPICS).tag);
+  const window = publishWindow(i, created, random);
+  const id = random.id();
+  const doc: Media = {
+    id, type: 'media', created: iso(created), last_modified: iso(created + random.int(1, 30) * DAY),
+    status,
+    error_message: status === 'failed' ? 'Transcoding failed: the source has no decodable video stream.' : null,
+    duration,
+    media_type: audio ? 'audio' : 'video',
+    mime_type: audio ? 'audio/mpeg' : 'video/mp4',
+    hosting_type: 'hosted',
+    metadata: {
+      title: `${subject} ${format}`,
+      description: `${topic.series}: ${subject.toLowerCase()}, ${format.toLowerCase()}. ${random.pick(DESCRIPTIONS)}`,
+      author: random.pick(AUTHORS),
+      permalink: `https://www.example.com/${topic.tag}/${slug(subject)}-${i}`,
+      category: topic.category,
+      language: 'en',
+      tags: [...new Set(tags)],
+      publish_start_date: window.start,
+      publish_end_date: window.end,
+      custom_params: seedCustomParams(random, topic, i),
+      external_id: i % 4 === 0 ? `cms-${siteIndex + 1}-${1000 + i}` : null,
+    },
+    upload: { method: 'fetch', mime_type: audio ? 'audio/mpeg' : 'video/mp4', source_url: `https://uploads.example.com/${id}.${audio ? 'mp3' : 'mp4'}`, download_url: null, trim_in_point: null, trim_out_point: null },
+    relationships: { poster: null },
+  };
+  if (status === 'ready') {
+    const widths = i % 3 === 2 ? VIDEO_WIDTHS.slice(0, 3) : VIDEO_WIDTHS;
+    const conv = processMedia(doc, doc.created, () => random.id(), widths);
+    store.put('original', site.id, id, conv.original);
+    for (const rendition of conv.renditions) store.put('media_rendition', site.id, id, rendition);
+    for (const thumbnail of conv.thumbnails) store.put('thumbnail', site.id, id, thumbnail);
+    const poster = conv.thumbnails[0]!;
+    doc.relationships.poster = { id: poster.id, delivery_url: poster.delivery_url };
+    if (!audio) seedTracks(store, random, site.id, doc, i);
+  }
+  store.put('media', site.id, null, doc);
+  return doc;
+}
+
+function publishWindow(i: number, created: number, random: Random): { start: string | null; end: string | null } {
+  if (i % 20 === 3) return { start: iso(Date.UTC(2099, 0, 1) + (i % 60) * DAY), end: null };              // scheduled
+  if (i % 20 === 7) return { start: iso(Date.UTC(2019, 0, 1) + i * DAY), end: iso(Date.UTC(2020, 5, 30) + i * DAY) }; // expired
+  if (i % 40 === 15) return { start: null, end: null };                                                    // never scheduled
+  const start = Math.min(created + DAY, Date.UTC(2025, 11, 31));
+  if (i % 20 === 11) return { start: iso(start), end: iso(Date.UTC(2099, 11, 31)) };
+  return { start: iso(start + random.int(0, 3600) * 1000), end: null };
+}
+
+function seedCustomParams(random: Random, topic: Topic, i: number): Record<string, string> {
+  const params: Record<string, string> = { series: topic.series, episode: String((i % 12) + 1) };
+  if (i % 5 === 0) params.sponsor = random.pick(['Acme Outdoor', 'Bright Bank', 'Nimbus Cloud']);
+  if (i % 6 === 1) params.content_rating = random.pick(['G', 'PG', 'PG-13']);
+  if (i % 9 === 4) params.rights_region = random.pick(['GB', 'US', 'EU']);
+  return params;
+}
+
+function seedTracks(store: Store, random: Random, site: string, media: Media, i: number): void {
+  const tracks: TextTrack[] = [];
+  const at = media.created;
+  if (i % 2 === 0) {
+    tracks.push(track(random.id(), media.id, at, { label: 'English', srclang: 'en', kind: 'captions', default: true }));
+  }
+  if (i % 3 === 0) {
+    const [srclang, label] = SUBTITLE_LANGS[i % SUBTITLE_LANGS.length]!;
+    tracks.push(track(random.id(), media.id, at, { label, srclang, kind: 'subtitles', default: false }));
+  }
+  if (i % 10 === 0) tracks.push(track(random.id(), media.id, at, { label: 'Chapters', srclang: 'en', kind: 'chapters', default: false }));
+  for (const t of tracks) store.put('text_track', site, media.id, t);
+}
+
+export function track(id: string, mediaId: string, at: string, metadata: TextTrack['metadata']): TextTrack {
+  return {
+    id, type: 'text_track', created: at, last_modified: at, media_id: mediaId, status: 'ready',
+    delivery_url: `/cdn/tracks/${id}.vtt`, metadata,
+  };
+}
+
+function seedPlaylists(store: Store, random: Random, site: SiteSeed, media: Media[], siteIndex: number): void {
+  const at = (days: number): string => iso(BASE + days * DAY);
+  const published = media.filter((m) => m.status === 'ready' && m.metadata.publish_start_date !== null &&
+    m.metadata.publish_start_date < '2026' && m.metadata.publish_end_date === null);
+  const notPublic = media.filter((m) => m.metadata.publish_start_date?.startsWith('2099') || m.metadata.publish_end_date?.startsWith('2020'));
+  const make = <T extends PlaylistType>(type: T, title: string, description: string, day: number, sub: PlaylistSubresources[T]) => ({
+    id: random.id(), type: 'playlist' as const, created: at(day), last_modified: at(day + 2), playlist_type: type,
+    metadata: { title, description, author: random.pick(AUTHORS), link: `https://www.example.com/playlists/${slug(title)}`, custom_params: { placement: 'homepage' } },
+    [type]: sub,
+  }) as unknown as TypedPlaylist;
+  const playlists: TypedPlaylist[] = [];
+  const tag = siteIndex === 0 ? 'food' : 'music';
+  playlists.push(make('manual', "Editors' Picks", 'Hand-picked by the editorial team.', 20,
+    { media_ids: random.sample(published, 8).map((m) => m.id), max_items: 50 }));
+  playlists.push(make('dynamic', siteIndex === 0 ? 'Food & Recipes' : 'Live Music', `Everything tagged ${tag}.`, 22,
+    { tags: [tag], tags_mode: 'any', sort: 'publish_start_date:desc', max_items: 20 }));
+  if (siteIndex === 0) {
+    playlists.push(make('manual', 'Coming Soon and Archive', 'Mixes published, scheduled and expired media (exercises publish windows).', 24,
+      { media_ids: [...random.sample(published, 3), ...notPublic.slice(0, 4)].map((m) => m.id), max_items: 50 }));
+    playlists.push(make('search', 'Travel Guides', 'Ready travel media, newest first.', 26,
+      { q: 'tags:travel AND status:ready', sort: 'publish_start_date:desc', max_items: 25 }));
+    playlists.push(make('trending', 'Trending This Week', 'Most watched over the last seven days.', 28,
+      { window: '7d', media_ids: trendingIds(published, '7d', 10), max_items: 10 }));
+    playlists.push(make('recommendations', 'More Like This', 'Related by shared tags.', 30,
+      { related_by: 'tags', seed_media_id: published[0]?.id ?? null, max_items: 12 }));
+    playlists.push(make('article_matching', 'Related to This Article', 'Matches the tags of the article the widget sits on.', 32,
+      { match_field: 'tags', default_tags: ['climate', 'science'], max_items: 6 }));
+  }
+  for (const playlist of playlists) store.put('playlist', site.id, null, playlist);
+}
+
+function seedPlayers(store: Store, random: Random, site: SiteSeed, siteIndex: number): void {
+  const at = iso(BASE + 10 * DAY);
+  const players: Player[] = [{
+    id: random.id(), type: 'player', created: at, last_modified: at,
+    metadata: {
+      name: 'Article player', release_channel: 'latest', custom_params: { team: 'web' },
+      setup_config: {
+        aspectratio: '16:9', autostart: false, repeat: false, preload: 'metadata', stretching: 'uniform',
+        playbackRateControls: true, displaytitle: true, displaydescription: true, mute: false, width: '100%',
+        skin: { name: 'seven', controlbar: { background: '#101820' } }, cast: {}, floating: { dismissible: true },
+      },
+    },
+  }];
+  if (siteIndex === 0) {
+    players.push({
+      id: random.id(), type: 'player', created: at, last_modified: at,
+      metadata: {
+        name: 'Homepage autoplay (muted)', release_channel: 'beta', custom_params: {},
+        setup_config: {
+          aspectratio: '1:1', autostart: 'viewable', mute: true, repeat: true, preload: 'auto', stretching: 'fill',
+          playbackRateControls: [0.5, 1, 1.25, 1.5, 2], displaytitle: false, displaydescription: false,
+          related: { oncomplete: 'autoplay', displayMode: 'shelf' }, advertising: { client: 'none' }, nextUpDisplay: true,
+        },
+      },
+    });
+  }
+  for (const player of players) store.put('player', site.id, null, player);
+}
+
+const DESCRIPTIONS = [
+  'Filmed on location with the people who know it best.',
+  'Everything you need to get started, and a few things experts still argue about.',
+  'A short, practical look with clear steps you can follow along.',
+  'Recorded in one take, with notes and links in the description.',
+  'We ask the questions viewers sent in most often.',
+  'Part of an ongoing series; watch the earlier episodes first.',
+] as const;
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// `npm start`: the whole stack locally, no account and no secret. The sandbox upstream (demo/sandbox/) on
+// SANDBOX_PORT (8788) and the edge worker on PORT (8787) pointed at it, both with the secrets from .dev.vars.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const at = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const port = Number(process.env.PORT ?? 8787);
+const sandboxPort = Number(process.env.SANDBOX_PORT ?? 8788);
+for (const [name, value] of [['PORT', port], ['SANDBOX_PORT', sandboxPort]]) {
+  if (!Number.isInteger(value) || value < 1 || value > 65535) fail(`${name} must be a port number (1-65535).`);
+}
+if (port === sandboxPort) fail('PORT and SANDBOX_PORT must differ.');
+
+// Local secrets: sandbox-only values, copied from the committed example on first run.
+if (!existsSync(at('.dev.vars'))) {
+  copyFileSync(at('.dev.vars.example'), at('.dev.vars'));
+  console.log('[start] created .dev.vars from .dev.vars.example (sandbox-only values)');
+}
+const vars = parseDevVars(readFileSync(at('.dev.vars'), 'utf8'));
+for (const name of ['API_SECRET', 'GEO_API_KEY']) {
+  if (!vars[name]) fail(`.dev.vars has no ${name}; copy it from .dev.vars.example.`);
+}
+
+// The embed bundle, when the components' build exists.
+if (existsSync(at('components/build.mjs'))) {
+  console.log('[start] npm run build');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) fail('npm run build failed; see above.');
+}
+
+const wrangler = at('node_modules/.bin/wrangler');
+if (!existsSync(wrangler)) fail('wrangler is not installed; run npm ci first.');
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+const children = [];
+let stopping = false;
+
+const sandbox = run('sandbox', [
+  'dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort), '--ip', '127.0.0.1',
+  '--inspector-port', String(sandboxPort + 1000), '--persist-to', '.wrangler/state',
+  '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
+]);
+const upstream = `http://localhost:${sandboxPort}`;
+const worker = run('worker', [
+  'dev', '--config', 'wrangler.toml', '--port', String(port), '--ip', '127.0.0.1',
+  '--inspector-port', String(port + 1000), '--persist-to', '.wrangler/state',
+  '--var', `API_BASE_URL:${upstream}`, '--var', `GEO_API_URL:${upstream}`,
+]);
+
+Promise.all([sandbox.ready, worker.ready]).then(() => {
+  console.log('');
+  console.log(`[start] sandbox upstream  ${upstream}   (e.g. ${upstream}/_sandbox/catalog)`);
+  console.log(`[start] edge worker       http://localhost:${port}`);
+  console.log('[start] Ctrl-C stops both.');
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(`received ${signal}`, 0));
+
+function run(name, args) {
+  const child = spawn(wrangler, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.push(child);
+  let markReady;
+  const ready = new Promise((resolve) => { markReady = resolve; });
+  const prefix = `[${name}] `;
+  const relay = (stream, out) => {
+    let pending = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        out.write(prefix + line + '\n');
+        if (line.includes('Ready on')) markReady();
+      }
+    });
+  };
+  relay(child.stdout, process.stdout);
+  relay(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => stop(`${name} exited (${signal ?? `code ${code}`})`, code === 0 ? 0 : 1));
+  return { child, ready };
+}
+
+function stop(reason, exitCode) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[start] stopping: ${reason}`);
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+    }
+  }
+  // Give wrangler a moment to release its ports, then make sure nothing is left behind.
+  setTimeout(() => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      }
+    }
+    process.exit(exitCode);
+  }, 3000).unref();
+  Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null
+    ? null : new Promise((resolve) => child.once('exit', resolve))))).then(() => process.exit(exitCode));
+}
+
+function parseDevVars(text) {
+  const out = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith('#')) continue;
+    out[match[1]] = match[2].replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1');
+  }
+  return out;
+}
+
+function fail(message) {
+  console.error(`[start] ${message}`);
+  process.exit(1);
+}
