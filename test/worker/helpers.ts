@@ -32,6 +32,9 @@ export async function resetWorld(rateLimitPerMinute?: number): Promise<void> {
   });
   expect(reset.ok).toBe(true);
   await reset.body?.cancel();
+  const faults = await sandbox('/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(faults.ok).toBe(true);
+  await faults.body?.cancel();
   let cursor: string | undefined;
   do {
     const page = await env.CACHE.list(cursor ? { cursor } : {});
@@ -57,13 +60,13 @@ export async function stats(): Promise<SandboxStats> {
 }
 
 export function normaliseStats(raw: Record<string, unknown>): SandboxStats {
-  const calls = (raw.calls ?? raw.calls_per_route ?? raw.routes ?? {}) as Record<string, number>;
-  const total = typeof raw.total === 'number' ? raw.total : Object.values(calls).reduce((a, b) => a + b, 0);
+  const calls = (raw.routes ?? {}) as Record<string, number>;
+  const total = Number(raw.total_calls);
   return {
     calls,
     total,
-    rate_limited: Number(raw.rate_limited ?? raw.responses_429 ?? raw['429'] ?? 0),
-    auth_failures: Number(raw.auth_failures ?? 0),
+    rate_limited: Number(raw.rate_limited),
+    auth_failures: Number(raw.auth_failures),
     last_authorization_sha256: (raw.last_authorization_sha256 as string | null) ?? null,
   };
 }

@@ -13,7 +13,9 @@ export async function playlists(site: string): Promise<Playlist[]> {
   return (await v2<PlaylistList>(`${site}/playlists/?page_length=100`)).playlists;
 }
 export async function playlistOfType(site: string, type: Playlist['playlist_type']): Promise<TypedPlaylist> {
-  const p = (await playlists(site)).find((x) => x.playlist_type === type);
+  // The first of its type in the seed (the test configuration binds policies in seed order).
+  const p = (await playlists(site)).filter((x) => x.playlist_type === type)
+    .sort((a, b) => a.created.localeCompare(b.created))[0];
   if (!p) throw new Error(`no ${type} playlist on ${site}`);
   return typedPlaylist(site, p.id, type);
 }

@@ -9,6 +9,7 @@ import { getConfig, type BudgetConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import {
   GeoClient,
+  GeoApiError,
   InvalidArgumentError,
   InvalidIpAddressError,
   UpstreamRequestError,
@@ -16,10 +17,12 @@ import {
   V2Client,
   parseIpAddress,
   parseRateLimit,
+  parseRetryAfter,
 } from '../upstream/index.ts';
 import { dedupeKey, type BudgetRequest, type BudgetResult, type RawAnswer, type UpstreamCall, type UpstreamFailure } from './calls.ts';
 import { LaneQueue, type Lane, type Waiter } from './lanes.ts';
 import { TokenBucket } from './token-bucket.ts';
+import { CallerShares, type CallerShare } from '../gateway/caller-shares.ts';
 
 type Api = UpstreamCall['api'];
 const APIS: readonly Api[] = ['v2', 'geo'];
@@ -49,6 +52,8 @@ export class BudgetObject extends DurableObject<Env> {
   private readonly timers = new Map<Api, ReturnType<typeof setTimeout>>();
   private readonly inFlight = new Map<Api, number>(APIS.map((api) => [api, 0]));
   private readonly pending = new Map<string, Promise<BudgetResult>>();
+  /** Gateway callers' recent upstream calls, for their share figures (gateway/caller-shares.ts). */
+  private readonly shares = new CallerShares();
   private stats: BudgetStats = BudgetObject.emptyStats();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -99,6 +104,20 @@ export class BudgetObject extends DurableObject<Env> {
     return result;
   }
 
+  /** A gateway call: `call`, plus the caller's share of the budget for its `svc-request-*` headers. */
+  async callWithShare(request: BudgetRequest): Promise<BudgetResult & { share: CallerShare }> {
+    const result = await this.call(request);
+    const now = Date.now();
+    // Only calls that reached the upstream spend the caller's share.
+    if (result.ok || result.failure.kind === 'upstream') this.shares.record(request.caller, now);
+    return { ...result, share: this.shares.figures(request.caller, this.budget.ratePerMinute, now) };
+  }
+
+  /** A gateway caller's share without spending anything (replayed idempotent outcomes). */
+  async shareOf(caller: string): Promise<CallerShare> {
+    return this.shares.figures(caller, this.budget.ratePerMinute, Date.now());
+  }
+
   /** Counters for operators and tests. */
   async snapshot(): Promise<BudgetStats> {
     const out = structuredClone(this.stats);
@@ -119,6 +138,7 @@ export class BudgetObject extends DurableObject<Env> {
     }
     this.buckets.clear();
     this.pending.clear();
+    this.shares.clear();
     this.stats = BudgetObject.emptyStats();
   }
 
@@ -194,13 +214,14 @@ export class BudgetObject extends DurableObject<Env> {
   private learn(api: Api, response: Response): void {
     const now = Date.now();
     const bucket = this.bucket(api);
-    if (response.status === 429) {
-      const retryAfter = Number(response.headers.get('retry-after'));
-      const ms = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS;
-      bucket.pause(ms, now);
-    } else {
-      const { remaining } = parseRateLimit(response.headers);
-      if (remaining !== null) bucket.learnRemaining(remaining, this.inFlight.get(api)! - 1, now);
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now);
+    const { remaining } = parseRateLimit(response.headers);
+    if (response.status === 429 || (response.status === 503 && retryAfter !== null)) {
+      // The upstream asked for a pause: take it whole.
+      bucket.pause(retryAfter !== null && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS, now);
+    } else if (remaining !== null) {
+      bucket.learnRemaining(remaining, this.inFlight.get(api)! - 1, now,
+        retryAfter !== null && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS);
     }
     if (bucket.pausedUntilMs > now) {
       this.stats.pausedUntil[api] = bucket.pausedUntilMs;
@@ -261,7 +282,10 @@ export class BudgetObject extends DurableObject<Env> {
   }
 
   private describe(error: unknown): UpstreamFailure {
-    if (error instanceof V2ApiError) {
+    // An API error may arrive wrapped as the cause of a transport error; the status is what matters.
+    const cause = error instanceof UpstreamRequestError ? error.cause : undefined;
+    if (cause instanceof V2ApiError || cause instanceof GeoApiError) return this.describe(cause);
+    if (error instanceof V2ApiError || error instanceof GeoApiError) {
       return { kind: 'upstream', status: error.status, retryAfterSeconds: error.retryAfterSeconds };
     }
     if (error instanceof UpstreamRequestError) return { kind: 'transport', reason: error.kind };

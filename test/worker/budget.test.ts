@@ -1,0 +1,149 @@
+// The budget object: one upstream call for identical concurrent misses, never more calls than the budget however many
+// visitors arrive, a bounded wait then 429 with Retry-After, and it learns from what the upstream says.
+import { env } from 'cloudflare:test';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BudgetResult } from '../../worker/budget/calls.ts';
+import { LaneQueue, type Lane } from '../../worker/budget/lanes.ts';
+import { TokenBucket } from '../../worker/budget/token-bucket.ts';
+import { budgetStub } from '../../worker/budget/upstream.ts';
+import { api, callsTo, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
+import { players } from './upstream-direct.ts';
+
+/** Budget in the test configuration (vitest.config.mts). */
+const RATE_PER_MINUTE = 50;
+const BURST = 10;
+
+beforeEach(() => resetWorld());
+
+describe('shared reads', () => {
+  it('N concurrent misses on one key make one upstream call', async () => {
+    const player = (await players(SITE))[0]!;
+    const before = callsTo(await stats(), 'players/:player');
+    const responses = await Promise.all(Array.from({ length: 25 }, (_, i) =>
+      api(`/api/sites/${SITE}/players/${player.id}`, { ip: `192.0.2.${100 + i}` })));
+    for (const r of responses) expect(r.status).toBe(200);
+    expect(new Set(await Promise.all(responses.map((r) => r.text()))).size).toBe(1);
+    expect(callsTo(await stats(), 'players/:player')).toBe(before + 1);
+  });
+
+  it('identical calls from different isolates share one upstream request in the object', async () => {
+    const player = (await players(SITE))[0]!;
+    // A slow upstream keeps the first call in flight while the others arrive.
+    const slow = await sandbox('/_sandbox/faults', { method: 'POST', body: JSON.stringify({ latency_ms: 300 }),
+      headers: { 'content-type': 'application/json' } });
+    await slow.body?.cancel();
+    const before = callsTo(await stats(), 'players/:player');
+    const stub = budgetStub(env);
+    const results = (await Promise.all(Array.from({ length: 12 }, (_, i) => stub.call({
+      lane: 'public', caller: `isolate-${i}`, call: { api: 'v2', op: 'getPlayer', site: SITE, id: player.id },
+    })))) as BudgetResult[];
+    for (const r of results) expect(r).toMatchObject({ ok: true, value: { id: player.id } });
+    expect(callsTo(await stats(), 'players/:player')).toBe(before + 1);
+    expect((await stub.snapshot()).shared).toBe(11);
+  });
+});
+
+describe('the global budget', () => {
+  it('a burst far above 60/min makes at most the budget\'s calls upstream and no upstream 429', async () => {
+    await resetWorld(60);
+    const started = Date.now();
+    // 150 visitors asking for 150 different (unknown) media: every one a miss needing an upstream call.
+    const ids = Array.from({ length: 150 }, (_, i) => `zz${String(i).padStart(6, '0')}`);
+    const responses = await Promise.all(ids.map((id, i) =>
+      api(`/api/sites/${SITE}/media/${id}`, { ip: `198.18.${Math.floor(i / 200)}.${i % 200}` })));
+    const elapsedMinutes = (Date.now() - started) / 60_000;
+    const s = await stats();
+    const allowed = BURST + Math.ceil(elapsedMinutes * RATE_PER_MINUTE);
+    expect(s.total).toBeLessThanOrEqual(allowed);
+    expect(s.rate_limited).toBe(0);
+    let refused = 0;
+    for (const r of responses) {
+      if (r.status === 429) {
+        refused += 1;
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        await expectError(r, 429, 'rate_limited');
+      } else {
+        await expectError(r, 404, 'not_found');
+      }
+    }
+    expect(refused).toBeGreaterThanOrEqual(150 - allowed);
+  });
+
+  it('waits in line for a bounded time, then answers 429 rate_limited with Retry-After', async () => {
+    const stub = budgetStub(env);
+    // Spend the burst.
+    await Promise.all(Array.from({ length: BURST }, (_, i) => stub.call({
+      lane: 'public', caller: 'drain', call: { api: 'v2', op: 'getMedia', site: SITE, id: `yy${String(i).padStart(6, '0')}` },
+    })));
+    const before = (await stats()).total;
+    const response = await api(`/api/sites/${SITE}/media/xx000001`);
+    await expectError(response, 429, 'rate_limited');
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await stats()).total).toBe(before);
+    expect((await stub.snapshot()).refused).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never spends what the upstream says is gone (svc-request-remaining)', async () => {
+    await resetWorld(3); // the upstream now allows 3 a minute, far below our budget
+    const stub = budgetStub(env);
+    const results: BudgetResult[] = [];
+    for (let i = 0; i < 6; i++) {
+      results.push((await stub.call({
+        lane: 'public', caller: 'c', call: { api: 'v2', op: 'getMedia', site: SITE, id: `ww${String(i).padStart(6, '0')}` },
+      })) as BudgetResult);
+    }
+    const s = await stats();
+    expect(s.total).toBe(3);
+    expect(s.rate_limited).toBe(0);
+    expect(results.slice(3).every((r) => !r.ok && r.failure.kind === 'budget')).toBe(true);
+  });
+
+  it('pauses after an upstream 429 for its Retry-After', async () => {
+    const fault = await sandbox('/_sandbox/faults', { method: 'POST', body: JSON.stringify({ force_429: true }),
+      headers: { 'content-type': 'application/json' } });
+    await fault.body?.cancel();
+    const first = await api(`/api/sites/${SITE}/media/vv000001`);
+    await expectError(first, 429, 'rate_limited');
+    const afterFirst = (await stats()).total;
+    expect(afterFirst).toBe(1);
+    const second = await api(`/api/sites/${SITE}/media/vv000002`);
+    await expectError(second, 429, 'rate_limited');
+    expect((await stats()).total).toBe(afterFirst);
+    expect((await budgetStub(env).snapshot()).pausedUntil.v2).toBeGreaterThan(Date.now());
+  });
+});
+
+describe('lanes', () => {
+  function waiter(lane: Lane, caller: string, log: string[]) {
+    return { lane, caller, grant: () => log.push(`${lane}:${caller}`) };
+  }
+
+  it('serves public misses first, then gateway writes, then gateway reads', () => {
+    const queue = new LaneQueue();
+    const log: string[] = [];
+    queue.push(waiter('gateway-read', 'k1', log));
+    queue.push(waiter('gateway-write', 'k1', log));
+    queue.push(waiter('public', 'v1', log));
+    while (queue.size) queue.shift()!.grant();
+    expect(log).toEqual(['public:v1', 'gateway-write:k1', 'gateway-read:k1']);
+  });
+
+  it('takes turns between callers inside a lane, so one busy caller cannot starve the others', () => {
+    const queue = new LaneQueue();
+    const log: string[] = [];
+    for (let i = 0; i < 5; i++) queue.push(waiter('gateway-read', 'import-job', log));
+    queue.push(waiter('gateway-read', 'dashboard', log));
+    queue.push(waiter('gateway-read', 'cms', log));
+    for (let i = 0; i < 4; i++) queue.shift()!.grant();
+    expect(log).toEqual(['gateway-read:import-job', 'gateway-read:dashboard', 'gateway-read:cms', 'gateway-read:import-job']);
+  });
+
+  it('refills at the configured rate and never holds more than the burst', () => {
+    const bucket = new TokenBucket(60, 3, 0);
+    expect([bucket.tryTake(0), bucket.tryTake(0), bucket.tryTake(0), bucket.tryTake(0)]).toEqual([true, true, true, false]);
+    expect(bucket.waitMs(0)).toBe(1000);
+    expect(bucket.tryTake(1000)).toBe(true);
+    expect(bucket.tryTake(100_000) && bucket.tryTake(100_000) && bucket.tryTake(100_000)).toBe(true);
+    expect(bucket.tryTake(100_000)).toBe(false);
+  });
+});
