@@ -1,7 +1,7 @@
 // Worker-side suites run inside workerd. The edge worker is the main worker (wrangler.toml); the sandbox upstream runs
 // beside it as a second, real worker, bundled here from demo/sandbox/. Every outbound fetch of the main worker (and of
 // the test code, which runs in it) is routed to the sandbox, so the worker's code path is the production one.
-import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { mkdirSync } from 'node:fs';
 import { buildSandbox, sandboxWorkerOptions } from './demo/sandbox/build.mjs';
@@ -11,6 +11,8 @@ await buildSandbox();
 // The static-assets directory must exist for the worker to start, even before `npm run build` has filled it.
 mkdirSync('./dist', { recursive: true });
 const reelgateConfig = await edgeWorkerTestConfig();
+// The gateway's D1 schema; test/gateway applies it with applyD1Migrations.
+const gatewayMigrations = await readD1Migrations('./worker/gateway/migrations');
 
 export default defineConfig({
   plugins: [
@@ -28,6 +30,8 @@ export default defineConfig({
           GEO_CLIENT: 'reelgate-test',
           ADDRESS_SALT: 'test-address-salt',
           REELGATE_CONFIG: JSON.stringify(reelgateConfig),
+          ADMIN_TOKEN: 'sandbox-admin-token-not-for-production',
+          GATEWAY_MIGRATIONS: gatewayMigrations,
         },
         // Low enough that the abuse-limit test can trip it, high enough that no other test does.
         ratelimits: { VISITOR_LIMIT: { namespace_id: '1001', simple: { limit: 200, period: 60 } } },

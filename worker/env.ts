@@ -26,4 +26,9 @@ export interface Env {
   BUDGET: DurableObjectNamespace<BudgetObject>;
   ASSETS?: Fetcher;
   VISITOR_LIMIT?: RateLimit;
+
+  /** The gateway's keys, idempotent outcomes and audit trail (worker/gateway/migrations/). */
+  GATEWAY_DB?: D1Database;
+  /** Secret: guards `/admin/*`; the admin API is off without it. */
+  ADMIN_TOKEN?: string;
 }

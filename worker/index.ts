@@ -16,6 +16,7 @@ import { gateRoute, geoRoute } from './routes/geo.ts';
 import { mediaRoute } from './routes/media.ts';
 import { playerRoute } from './routes/player.ts';
 import { applySecurityHeaders } from './security-headers.ts';
+import { gatewayFetch, isGatewayRequest } from './gateway/router.ts';
 
 export { BudgetObject } from './budget/budget-object.ts';
 
@@ -74,5 +75,7 @@ router.all('/api/*', () => {
 read('*', (request, env) => pageAsset(request, env));
 
 export default {
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => router.fetch(request, env, ctx),
+  // /v2, /v1 and /admin (writes included) belong to the gateway for a team's servers; everything else is public.
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) =>
+    isGatewayRequest(request) ? gatewayFetch(request, env) : router.fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;

@@ -36,6 +36,14 @@ export function clearMemoryCache(): void {
   lastWrite.clear();
 }
 
+/** Drops keys from this isolate's memory layer after a purge (gateway/purge.ts deletes them from KV). */
+export function forgetCached(keys: Iterable<string>): void {
+  for (const key of keys) {
+    memory.delete(key);
+    lastWrite.delete(key);
+  }
+}
+
 /** Errors that stale data may stand in for: budget, upstream 429/5xx, timeouts. */
 function staleMayServe(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 429 || error.status >= 500);

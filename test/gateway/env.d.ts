@@ -1,0 +1,8 @@
+// The gateway's bindings as its tests see them (vitest.config.mts adds ADMIN_TOKEN and the D1 migrations).
+declare namespace Cloudflare {
+  interface Env {
+    GATEWAY_DB: D1Database;
+    ADMIN_TOKEN: string;
+    GATEWAY_MIGRATIONS: import('cloudflare:test').D1Migration[];
+  }
+}

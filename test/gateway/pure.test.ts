@@ -1,0 +1,195 @@
+// The gateway's pure parts: the route table against the spec, the request checks, key scopes and shapes, the body
+// fingerprint of idempotency, and the share figures callers see.
+import { describe, expect, it } from 'vitest';
+import { generateToken, looksLikeToken, parseNewKey, permits } from '../../worker/gateway/access-keys.ts';
+import { tokensEqual } from '../../worker/gateway/admin-auth.ts';
+import { CallerShares } from '../../worker/gateway/caller-shares.ts';
+import { canonicalJson } from '../../worker/gateway/idempotency.ts';
+import { purgeTargets } from '../../worker/gateway/purge.ts';
+import { checkBody, checkQuery, MAX_BODY_BYTES } from '../../worker/gateway/request-checks.ts';
+import { rawPath } from '../../worker/gateway/router.ts';
+import { matchV2Route, V2_ROUTES, type RouteSpec } from '../../worker/gateway/v2-routes.ts';
+
+const S = '/v2/sites/site0001';
+
+/** The spec's endpoint table, as (method, path) with sample ids; "or" rows give both forms. */
+const SPEC_TABLE: Array<[string, string]> = [
+  ['POST', `${S}/media/`], ['GET', `${S}/media/`], ['GET', `${S}/media/m1/`], ['PATCH', `${S}/media/m1/`],
+  ['DELETE', `${S}/media/m1/`], ['POST', `${S}/media/m1/media_renditions/`], ['GET', `${S}/media/m1/media_renditions/`],
+  ['GET', `${S}/media/m1/media_renditions/r1/`], ['DELETE', `${S}/media/m1/media_renditions/r1/`],
+  ['GET', `${S}/media/m1/originals/`], ['POST', `${S}/media/m1/text_tracks/`], ['GET', `${S}/media/m1/text_tracks/`],
+  ['GET', `${S}/media/m1/text_tracks/t1/`], ['PATCH', `${S}/media/m1/text_tracks/t1/`],
+  ['DELETE', `${S}/media/m1/text_tracks/t1/`], ['POST', `${S}/thumbnails/`], ['GET', `${S}/thumbnails/th1`],
+  ['PATCH', `${S}/thumbnails/th1`], ['POST', `${S}/playlists/manual/`], ['GET', `${S}/playlists/`],
+  ['GET', `${S}/playlists/p1/`], ['GET', `${S}/playlists/p1/dynamic/`], ['PATCH', `${S}/playlists/p1/dynamic/`],
+  ['DELETE', `${S}/playlists/p1/`], ['DELETE', `${S}/playlists/p1/dynamic/`], ['POST', `${S}/players/`],
+  ['GET', `${S}/players/`], ['GET', `${S}/players/pl1/`], ['PATCH', `${S}/players/pl1/`], ['DELETE', `${S}/players/pl1/`],
+  ['PUT', `${S}/remove_tag/`], ['PUT', `${S}/rename_tag/`], ['PUT', `${S}/query_usage/`],
+];
+
+describe('the v2 route table', () => {
+  it('covers the 31 routes of the spec and nothing else', () => {
+    expect(new Set(V2_ROUTES.map((r) => r.name)).size).toBe(31);
+    for (const [method, path] of SPEC_TABLE) {
+      const found = matchV2Route(method, path);
+      expect(found.kind, `${method} ${path}`).toBe('match');
+      if (found.kind === 'match') expect(found.route.upstreamPath).toBe(path);
+    }
+  });
+
+  it('answers 405 with the methods a path does allow', () => {
+    expect(matchV2Route('PUT', `${S}/media/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(matchV2Route('POST', `${S}/media/m1/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'PATCH', 'DELETE'] });
+    expect(matchV2Route('GET', `${S}/remove_tag/`)).toEqual({ kind: 'method_not_allowed', allow: ['PUT'] });
+    expect(matchV2Route('DELETE', `${S}/thumbnails/th1`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'PATCH'] });
+    expect(matchV2Route('HEAD', `${S}/players/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+  });
+
+  it('a playlist-type segment may also be an id: both meanings are offered', () => {
+    expect(matchV2Route('OPTIONS', `${S}/playlists/trending/`)).toEqual({
+      kind: 'method_not_allowed', allow: ['GET', 'POST', 'DELETE'],
+    });
+    // Not a type: only the id meaning.
+    expect(matchV2Route('POST', `${S}/playlists/p1/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'DELETE'] });
+  });
+
+  it('forwards the spec form whether or not the caller wrote the trailing slash', () => {
+    const a = matchV2Route('GET', `${S}/media/m1`);
+    const b = matchV2Route('GET', `${S}/thumbnails/th1/`);
+    expect(a.kind === 'match' && a.route.upstreamPath).toBe(`${S}/media/m1/`);
+    expect(b.kind === 'match' && b.route.upstreamPath).toBe(`${S}/thumbnails/th1`);
+  });
+
+  it('refuses paths that are not plain', () => {
+    for (const path of [`${S}/media/%2e%2e/`, `${S}/media%2fm1/`, `${S}//media/`, `${S}/media/../players/`,
+      `/v2/sites/${'a'.repeat(600)}/media/`]) {
+      expect(matchV2Route('GET', path).kind, path).toBe('invalid');
+    }
+    expect(matchV2Route('GET', '/v2/sites/bad$site/media/').kind).toBe('invalid');
+    expect(matchV2Route('GET', `${S}/media/bad.id/`).kind).toBe('not_found');
+    expect(matchV2Route('GET', `${S}/playlists/p1/unknown_type/`).kind).toBe('not_found');
+    expect(matchV2Route('GET', '/v2/accounts/').kind).toBe('not_found');
+    expect(matchV2Route('GET', `${S}/tags/`).kind).toBe('not_found');
+  });
+
+  it('reads the path as sent, before URL parsing resolves dot segments', () => {
+    expect(rawPath('http://h/v2/sites/a/../b/?q=x')).toBe('/v2/sites/a/../b/');
+    expect(rawPath('http://h/v2/x#frag')).toBe('/v2/x');
+  });
+
+  it('classifies access: GETs and query_usage read, everything else writes', () => {
+    for (const route of V2_ROUTES) {
+      const read = route.method === 'GET' || route.name === 'usage.query';
+      expect(route.access, route.name).toBe(read ? 'read' : 'write');
+    }
+  });
+});
+
+const spec = (name: string): RouteSpec => V2_ROUTES.find((r) => r.name === name)!;
+
+describe('request checks', () => {
+  it('list routes take only q, page, page_length and sort, once each and well-formed', () => {
+    expect(checkQuery(spec('media.list'), '?q=tags:news&page=2&page_length=50&sort=title:asc'))
+      .toEqual({ ok: true, value: [['q', 'tags:news'], ['page', '2'], ['page_length', '50'], ['sort', 'title:asc']] });
+    for (const bad of ['?limit=5', '?page=0', '?page=x', '?page=1&page=2', '?sort=title', `?q=${'x'.repeat(1100)}`,
+      '?api_key=abc']) {
+      expect(checkQuery(spec('media.list'), bad).ok, bad).toBe(false);
+    }
+    expect(checkQuery(spec('media.show'), '?page=1')).toMatchObject({ ok: false, status: 400 });
+    expect(checkQuery(spec('media.show'), '')).toEqual({ ok: true, value: [] });
+  });
+
+  it('a write body is one JSON object of metadata, upload and relationships, bounded in size', () => {
+    const json = 'application/json';
+    expect(checkBody(spec('media.update'), '{"metadata":{"title":"x"}}', json))
+      .toEqual({ ok: true, value: { metadata: { title: 'x' } } });
+    expect(checkBody(spec('media.update'), '{"metadata":{}}', 'text/plain')).toMatchObject({ status: 415 });
+    for (const bad of ['', 'null', '[]', '{}', '{"metadata":1}', '{"secret":{}}', '{"metadata":{}', '"x"']) {
+      expect(checkBody(spec('media.update'), bad, json), bad).toMatchObject({ ok: false, status: 400 });
+    }
+    const big = JSON.stringify({ metadata: { description: 'x'.repeat(MAX_BODY_BYTES) } });
+    expect(checkBody(spec('media.create'), big, json)).toMatchObject({ ok: false, status: 413 });
+    expect(checkBody(spec('media.delete'), '{"metadata":{}}', json)).toMatchObject({ ok: false, status: 400 });
+    expect(checkBody(spec('media.delete'), '', null)).toEqual({ ok: true, value: undefined });
+  });
+});
+
+describe('access keys', () => {
+  it('tokens are rg_ plus 32 random bytes, never repeated', () => {
+    const a = generateToken();
+    const b = generateToken();
+    expect(looksLikeToken(a.token)).toBe(true);
+    expect(a.token).toMatch(/^rg_[A-Za-z0-9_-]{43}$/);
+    expect(a.token).not.toBe(b.token);
+    expect(a.id).not.toBe(b.id);
+    expect(looksLikeToken('rg_short')).toBe(false);
+  });
+
+  it('new keys need a name, read/write scopes and sites (or "*")', () => {
+    expect(parseNewKey({ name: ' CMS ', scopes: ['write', 'read', 'write'], sites: ['abc12345'] }))
+      .toEqual({ ok: true, value: { name: 'CMS', scopes: ['read', 'write'], sites: ['abc12345'] } });
+    for (const bad of [null, [], {}, { name: '', scopes: ['read'], sites: ['*'] },
+      { name: 'x', scopes: ['admin'], sites: ['*'] }, { name: 'x', scopes: [], sites: ['*'] },
+      { name: 'x', scopes: ['read'], sites: [] }, { name: 'x', scopes: ['read'], sites: ['*', 'abc12345'] },
+      { name: 'x', scopes: ['read'], sites: ['../x'] }, { name: 'x', scopes: ['read'], sites: ['*'], extra: 1 }]) {
+      expect(parseNewKey(bad).ok, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it('scopes are independent and sites are enforced', () => {
+    expect(permits({ scopes: ['read'], sites: ['*'] }, 'read', 's1').ok).toBe(true);
+    expect(permits({ scopes: ['read'], sites: ['*'] }, 'write', 's1').ok).toBe(false);
+    expect(permits({ scopes: ['write'], sites: ['*'] }, 'read', 's1').ok).toBe(false);
+    expect(permits({ scopes: ['read', 'write'], sites: ['s1'] }, 'write', 's1').ok).toBe(true);
+    expect(permits({ scopes: ['read', 'write'], sites: ['s1'] }, 'read', 's2').ok).toBe(false);
+  });
+
+  it('the admin token comparison is exact', async () => {
+    expect(await tokensEqual('token-a', 'token-a')).toBe(true);
+    expect(await tokensEqual('token-a', 'token-b')).toBe(false);
+    expect(await tokensEqual('token-a', 'token-a ')).toBe(false);
+    expect(await tokensEqual('', 'token-a')).toBe(false);
+  });
+});
+
+describe('idempotency fingerprints', () => {
+  it('key order and whitespace do not change a body; values do', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } }))
+      .toBe(canonicalJson(JSON.parse('{ "a": {"c": null, "d": [1, {"x": 1, "y": 2}]}, "b": 1 }')));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+    expect(canonicalJson({ a: '1' })).not.toBe(canonicalJson({ a: 1 }));
+  });
+});
+
+describe('caller shares', () => {
+  it('splits the rate between the callers active in the last minute', () => {
+    const shares = new CallerShares();
+    expect(shares.figures('a', 50, 0)).toEqual({ limit: 50, remaining: 50 });
+    shares.record('a', 0);
+    shares.record('a', 1);
+    expect(shares.figures('a', 50, 2)).toEqual({ limit: 50, remaining: 48 });
+    shares.record('b', 2);
+    expect(shares.figures('a', 50, 3)).toEqual({ limit: 25, remaining: 23 });
+    expect(shares.figures('c', 50, 3)).toEqual({ limit: 16, remaining: 16 });
+    // A minute later the old calls no longer count.
+    expect(shares.figures('a', 50, 60_001)).toEqual({ limit: 25, remaining: 25 });
+    expect(shares.figures('a', 50, 120_000)).toEqual({ limit: 50, remaining: 50 });
+  });
+});
+
+describe('purge targets', () => {
+  const targets = (method: string, path: string) => {
+    const found = matchV2Route(method, path);
+    if (found.kind !== 'match') throw new Error(path);
+    return purgeTargets(found.route);
+  };
+  it('names the cache keys of the public answers a write makes stale', () => {
+    expect(targets('PATCH', `${S}/media/m1/`)).toEqual({ keys: ['media:site0001:m1'], prefixes: ['feed:site0001:'] });
+    expect(targets('PATCH', `${S}/playlists/p1/manual/`))
+      .toEqual({ keys: ['feed:site0001:p1'], prefixes: ['feed:site0001:p1:'] });
+    expect(targets('DELETE', `${S}/players/pl1/`)).toEqual({ keys: ['player:site0001:pl1'], prefixes: [] });
+    expect(targets('PUT', `${S}/rename_tag/`)).toEqual({ keys: [], prefixes: ['feed:site0001:', 'media:site0001:'] });
+    expect(targets('PUT', `${S}/query_usage/`)).toEqual({ keys: [], prefixes: [] });
+    expect(targets('GET', `${S}/media/m1/`)).toEqual({ keys: [], prefixes: [] });
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Gateway refusals in the v2 error format `{"errors":[{code, description}]}`. Codes are the gateway's own
+ * (`unauthorized`, `forbidden`, `idempotency_key_reused`...), so this module does not widen the public API's code list.
+ * Descriptions are fixed text: never an exception message, a key or the platform secret.
+ */
+import { ApiError, errorBody } from '../errors.ts';
+
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+}
+
+export const unauthorized = (description = 'A valid reelgate access key is required (Authorization: Bearer rg_...).') =>
+  new GatewayError(401, 'unauthorized', description, { 'www-authenticate': 'Bearer realm="reelgate"' });
+export const forbidden = (description: string) => new GatewayError(403, 'forbidden', description);
+export const invalid = (description: string, status = 400, code = 'invalid_request') =>
+  new GatewayError(status, code, description);
+export const gatewayNotFound = (description = 'No such route.') => new GatewayError(404, 'not_found', description);
+export const methodNotAllowed = (allow: readonly string[]) =>
+  new GatewayError(405, 'method_not_allowed', `This route accepts ${allow.join(', ')}.`, { allow: allow.join(', ') });
+
+export function jsonResponse(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** The answer for anything a gateway handler throws; unknown errors become a generic 500 without details. */
+export function gatewayErrorResponse(error: unknown): Response {
+  if (error instanceof GatewayError) {
+    return jsonResponse(errorBody(error.code, error.description), error.status, error.headers);
+  }
+  // The edge worker's own errors (budget refusals, upstream failures) keep their status, code and Retry-After.
+  if (error instanceof ApiError) {
+    const headers: Record<string, string> = {};
+    if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
+    return jsonResponse(errorBody(error.code, error.description), error.status, headers);
+  }
+  console.error('reelgate gateway: unexpected error', error instanceof Error ? error.name : typeof error);
+  return jsonResponse(errorBody('internal_error', 'Something went wrong on our side.'), 500);
+}

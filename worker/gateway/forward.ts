@@ -1,0 +1,165 @@
+/**
+ * One gateway call, from an authenticated key to the upstream and back: scope check, idempotency, the budget's
+ * gateway lanes (the key id is the fair-share turn), cache purge after a successful write, and an audit row for every
+ * write. The `/v2` routes answer with the outcome as is; the `/v1` layer translates it.
+ */
+import { budgetStub, failureToError } from '../budget/upstream.ts';
+import type { BudgetResult, RawAnswer } from '../budget/calls.ts';
+import type { Env } from '../env.ts';
+import { errorBody } from '../errors.ts';
+import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
+import { bearerToken, permits, type AccessKey } from './access-keys.ts';
+import { AuditLog } from './audit.ts';
+import type { CallerShare } from './caller-shares.ts';
+import { GatewayError, unauthorized } from './errors.ts';
+import { bodyFingerprint, IdempotencyStore, type IdempotencySlot, type StoredOutcome } from './idempotency.ts';
+import { KeyStore } from './key-store.ts';
+import { purgeAfterWrite } from './purge.ts';
+import type { MatchedRoute } from './v2-routes.ts';
+
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** What a gateway call produced: the upstream's status and body, or our refusal in the v2 error format. */
+export interface Outcome extends StoredOutcome {
+  headers: Record<string, string>;
+  /** True when the status and body are the upstream's own. */
+  fromUpstream: boolean;
+}
+
+export function gatewayDb(env: Env): D1Database {
+  if (!env.GATEWAY_DB) {
+    throw new GatewayError(503, 'gateway_unavailable', 'The gateway is not configured (no GATEWAY_DB binding).');
+  }
+  return env.GATEWAY_DB;
+}
+
+/** The live access key of the request, or 401. */
+export async function authenticate(request: Request, env: Env): Promise<AccessKey> {
+  const token = bearerToken(request);
+  if (!token) throw unauthorized();
+  const key = await new KeyStore(gatewayDb(env)).authenticate(token);
+  if (!key) throw unauthorized('The access key is unknown or revoked.');
+  return key;
+}
+
+function shareHeaders(share: CallerShare): Record<string, string> {
+  return { [RATE_LIMIT_HEADER]: String(share.limit), [RATE_REMAINING_HEADER]: String(share.remaining) };
+}
+
+function refusal(status: number, code: string, description: string, headers: Record<string, string> = {}): Outcome {
+  return {
+    status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(errorBody(code, description)),
+    headers, fromUpstream: false,
+  };
+}
+
+export interface GatewayCall {
+  env: Env;
+  key: AccessKey;
+  route: MatchedRoute;
+  query: Array<[string, string]>;
+  body: Record<string, unknown> | undefined;
+  /** The `Idempotency-Key` of a write, or null. */
+  idempotencyKey: string | null;
+}
+
+export async function performCall(call: GatewayCall): Promise<Outcome> {
+  const { env, key, route } = call;
+  const db = gatewayDb(env);
+  const write = route.spec.access === 'write';
+  const method = route.spec.method;
+  const idempotencyKey = method === 'GET' ? null : call.idempotencyKey;
+  const audit = async (outcome: Outcome, replayed = false): Promise<Outcome> => {
+    if (write) {
+      await new AuditLog(db).record({
+        key_id: key.id, method, route: route.spec.name, path: route.upstreamPath, site: route.site,
+        status: outcome.status, idempotency_key: idempotencyKey, replayed,
+      });
+    }
+    return outcome;
+  };
+
+  const permission = permits(key, route.spec.access, route.site);
+  if (!permission.ok) return audit(refusal(403, 'forbidden', permission.description));
+
+  const budget = budgetStub(env);
+  const idempotency = new IdempotencyStore(db);
+  let slot: IdempotencySlot | null = null;
+  if (idempotencyKey) {
+    slot = {
+      keyId: key.id, idempotencyKey, method, path: route.upstreamPath, bodySha256: await bodyFingerprint(call.body),
+    };
+    const reservation = await idempotency.reserve(slot);
+    switch (reservation.kind) {
+      case 'replay': {
+        const share = await budget.shareOf(key.id);
+        return audit({
+          ...reservation.outcome, fromUpstream: true, headers: { ...shareHeaders(share), [REPLAYED_HEADER]: 'true' },
+        }, true);
+      }
+      case 'mismatch':
+        return audit(refusal(422, 'idempotency_key_reused',
+          'This Idempotency-Key was already used with a different request body.'));
+      case 'in_progress':
+        return audit(refusal(409, 'idempotency_in_progress',
+          'A request with this Idempotency-Key is still running; retry shortly.', { 'retry-after': '1' }));
+      case 'reserved':
+        break;
+    }
+  }
+
+  let result: BudgetResult & { share: CallerShare };
+  try {
+    result = await budget.callWithShare({
+      lane: write ? 'gateway-write' : 'gateway-read',
+      caller: key.id,
+      call: {
+        api: 'v2', op: 'raw', method, path: route.upstreamPath,
+        ...(call.query.length ? { query: call.query } : {}),
+        ...(call.body !== undefined ? { body: call.body } : {}),
+      },
+    }) as unknown as BudgetResult & { share: CallerShare }; // RPC typing drops the `unknown` value of the ok branch
+  } catch (error) {
+    if (slot) await idempotency.release(slot);
+    console.error('reelgate gateway: budget call failed', error instanceof Error ? error.name : typeof error);
+    return audit(refusal(502, 'upstream_unavailable', 'The video platform could not be reached.'));
+  }
+  const share = shareHeaders(result.share);
+
+  if (!result.ok) {
+    // Nothing was executed upstream (no slot, no connection, no answer): the key stays free for a retry.
+    if (slot) await idempotency.release(slot);
+    const error = failureToError(result.failure);
+    const headers: Record<string, string> = { ...share };
+    if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
+    return audit(refusal(error.status, error.code, error.description, headers));
+  }
+
+  const answer = result.value as RawAnswer;
+  const upstreamHeaders = new Headers(answer.headers);
+  const outcome: Outcome = {
+    status: answer.status,
+    contentType: upstreamHeaders.get('content-type'),
+    body: answer.body,
+    headers: { ...share },
+    fromUpstream: true,
+  };
+  const retryAfter = upstreamHeaders.get('retry-after');
+  if (retryAfter && /^\d{1,6}$/.test(retryAfter.trim())) outcome.headers['retry-after'] = retryAfter.trim();
+
+  if (slot) {
+    // The spec: a 429 was not executed, so it is no outcome to keep.
+    if (answer.status === 429) await idempotency.release(slot);
+    else await idempotency.complete(slot, { status: outcome.status, contentType: outcome.contentType, body: outcome.body });
+  }
+  if (write && answer.status >= 200 && answer.status < 300 && env.CACHE) await purgeAfterWrite(env.CACHE, route);
+  return audit(outcome);
+}
+
+/** An outcome as the HTTP response of a `/v2` route. */
+export function outcomeResponse(outcome: Outcome): Response {
+  const headers = new Headers({ 'cache-control': 'no-store', ...outcome.headers });
+  if (outcome.contentType) headers.set('content-type', outcome.contentType);
+  const empty = outcome.status === 204 || outcome.status === 304 || outcome.body === '';
+  return new Response(empty ? null : outcome.body, { status: outcome.status, headers });
+}

@@ -1,0 +1,67 @@
+/**
+ * Access keys in D1. Every request looks its key up afresh (one indexed read), so a revocation is effective at once:
+ * there is no cache to outlive it.
+ */
+import { generateToken, looksLikeToken, sha256Hex, type AccessKey, type NewKeyInput, type Scope } from './access-keys.ts';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  scopes: string;
+  sites: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+function fromRow(row: KeyRow): AccessKey {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    sites: JSON.parse(row.sites) as string[],
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+const COLUMNS = 'id, name, scopes, sites, created_at, revoked_at';
+
+export class KeyStore {
+  constructor(private readonly db: D1Database) {}
+
+  /** Creates a key; the token is returned here and never again. */
+  async create(input: NewKeyInput): Promise<{ key: AccessKey; token: string }> {
+    const { token, id } = generateToken();
+    const key: AccessKey = { id, ...input, created_at: new Date().toISOString(), revoked_at: null };
+    await this.db
+      .prepare('INSERT INTO access_keys (id, name, token_sha256, scopes, sites, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .bind(id, key.name, await sha256Hex(token), JSON.stringify(key.scopes), JSON.stringify(key.sites), key.created_at)
+      .run();
+    return { key, token };
+  }
+
+  /** The live key a token belongs to, or null (unknown, malformed or revoked). */
+  async authenticate(token: string): Promise<AccessKey | null> {
+    if (!looksLikeToken(token)) return null;
+    const row = await this.db
+      .prepare(`SELECT ${COLUMNS} FROM access_keys WHERE token_sha256 = ? AND revoked_at IS NULL`)
+      .bind(await sha256Hex(token))
+      .first<KeyRow>();
+    return row ? fromRow(row) : null;
+  }
+
+  async list(): Promise<AccessKey[]> {
+    const { results } = await this.db.prepare(`SELECT ${COLUMNS} FROM access_keys ORDER BY created_at, id`).all<KeyRow>();
+    return results.map(fromRow);
+  }
+
+  /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+  async revoke(id: string): Promise<AccessKey | null> {
+    await this.db
+      .prepare('UPDATE access_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+      .bind(new Date().toISOString(), id)
+      .run();
+    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM access_keys WHERE id = ?`).bind(id).first<KeyRow>();
+    return row ? fromRow(row) : null;
+  }
+}

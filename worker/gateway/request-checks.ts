@@ -1,0 +1,113 @@
+/**
+ * What a gateway request may carry besides its path: a few list parameters, and for writes one bounded JSON object
+ * made of the spec's body attributes. Each check returns the clean value to forward, or a reason to refuse.
+ */
+import type { RouteSpec } from './v2-routes.ts';
+
+export const LIST_PARAMS = ['q', 'page', 'page_length', 'sort'] as const;
+export const MAX_QUERY_LENGTH = 2048;
+export const MAX_Q_LENGTH = 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const BODY_ATTRIBUTES = ['metadata', 'upload', 'relationships'] as const;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; status: number; code: string; description: string };
+
+const refuse = (description: string, status = 400, code = 'invalid_request'): Checked<never> =>
+  ({ ok: false, status, code, description });
+
+const POSITIVE_INTEGER = /^[1-9]\d{0,5}$/;
+const SORT = /^[A-Za-z0-9_.]{1,64}:(asc|desc)$/;
+
+/** The query to forward, as ordered pairs; only list routes take one, and only the allowlisted parameters. */
+export function checkQuery(spec: RouteSpec, search: string): Checked<Array<[string, string]>> {
+  if (search.length > MAX_QUERY_LENGTH) return refuse('The query string is too long.');
+  const params = new URLSearchParams(search);
+  const pairs = [...params];
+  if (pairs.length === 0) return { ok: true, value: [] };
+  if (!spec.list) return refuse('This route takes no query parameters.');
+  const seen = new Set<string>();
+  for (const [name, value] of pairs) {
+    if (!(LIST_PARAMS as readonly string[]).includes(name)) {
+      return refuse(`Unknown query parameter; list routes accept ${LIST_PARAMS.join(', ')}.`);
+    }
+    if (seen.has(name)) return refuse(`The query parameter ${name} is given more than once.`);
+    seen.add(name);
+    if ((name === 'page' || name === 'page_length') && !POSITIVE_INTEGER.test(value)) {
+      return refuse(`${name} must be a positive integer.`);
+    }
+    if (name === 'sort' && !SORT.test(value)) return refuse('sort must look like <field>:asc or <field>:desc.');
+    if (name === 'q' && (value.length > MAX_Q_LENGTH || /[\u0000-\u001f\u007f]/.test(value))) {
+      return refuse(`q must be at most ${MAX_Q_LENGTH} printable characters.`);
+    }
+  }
+  return { ok: true, value: pairs };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The JSON body of a write, parsed from its raw text: an object holding one or more of `metadata`, `upload`,
+ * `relationships` (each an object), and nothing else. Routes without a body must not send one.
+ */
+export function checkBody(spec: RouteSpec, text: string, contentType: string | null): Checked<Record<string, unknown> | undefined> {
+  if (!spec.body) {
+    return text.length === 0 ? { ok: true, value: undefined } : refuse('This route takes no request body.');
+  }
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) {
+    return refuse(`The request body is larger than ${MAX_BODY_BYTES} bytes.`, 413, 'payload_too_large');
+  }
+  if (text.length === 0) return refuse('This route needs a JSON body with metadata, upload or relationships.');
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') return refuse('The request body must be application/json.', 415, 'unsupported_media_type');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse('The request body is not valid JSON.');
+  }
+  if (!isPlainObject(body)) return refuse('The request body must be a JSON object.');
+  const keys = Object.keys(body);
+  if (keys.length === 0) return refuse('The request body must hold metadata, upload or relationships.');
+  for (const key of keys) {
+    if (!(BODY_ATTRIBUTES as readonly string[]).includes(key)) {
+      return refuse(`The request body may only hold ${BODY_ATTRIBUTES.join(', ')}.`);
+    }
+    if (!isPlainObject(body[key])) return refuse(`${key} must be a JSON object.`);
+  }
+  return { ok: true, value: body };
+}
+
+/** Reads at most `MAX_BODY_BYTES + 1` bytes of a request body, so an endless stream cannot exhaust memory. */
+export async function readBoundedText(request: Request, limit = MAX_BODY_BYTES): Promise<Checked<string>> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    return refuse(`The request body is larger than ${limit} bytes.`, 413, 'payload_too_large');
+  }
+  if (!request.body) return { ok: true, value: '' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return refuse(`The request body is larger than ${limit} bytes.`, 413, 'payload_too_large');
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, value: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(all) };
+  } catch {
+    return refuse('The request body is not valid UTF-8.');
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The gateway's front door: `/v2/...` for a team's servers, `/v1/...` for integrations still on the deprecated API, and
+ * `/admin/...` for the operator. `worker/index.ts` hands these paths here before the public router (whose guard only
+ * knows read methods). Every refusal is the v2 error format (the v1 shape under `/v1`), with security headers.
+ */
+import type { Env } from '../env.ts';
+import { applySecurityHeaders } from '../security-headers.ts';
+import { handleAdmin } from './admin-routes.ts';
+import { gatewayErrorResponse, invalid, methodNotAllowed } from './errors.ts';
+import { authenticate, outcomeResponse, performCall } from './forward.ts';
+import { readIdempotencyKey } from './idempotency.ts';
+import { checkBody, checkQuery, readBoundedText } from './request-checks.ts';
+import { handleV1, v1ErrorResponse } from './v1/v1-routes.ts';
+import { matchV2Route, MAX_PATH_LENGTH } from './v2-routes.ts';
+
+const PREFIXES = ['/v2/', '/v1/', '/admin/'];
+
+/** The path exactly as sent: URL parsing would already have resolved `..` and `.` segments. */
+export function rawPath(url: string): string {
+  const afterScheme = url.indexOf('//');
+  const start = url.indexOf('/', afterScheme + 2);
+  if (start < 0) return '/';
+  const end = url.slice(start).search(/[?#]/);
+  return end < 0 ? url.slice(start) : url.slice(start, start + end);
+}
+
+export function isGatewayRequest(request: Request): boolean {
+  const path = rawPath(request.url);
+  return PREFIXES.some((prefix) => path.startsWith(prefix)) || path === '/v2' || path === '/v1' || path === '/admin';
+}
+
+/** Refuses paths that are not plain: dot segments, `//`, escapes, anything outside the URL path characters. */
+function checkPlainPath(path: string): void {
+  if (path.length > MAX_PATH_LENGTH) throw invalid('The path is too long.');
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path.includes('//') || /(^|\/)\.\.?(\/|$)/.test(path)) {
+    throw invalid('The path is not valid: no dot segments, empty segments or percent-encoding.');
+  }
+}
+
+async function handleV2(request: Request, env: Env, path: string): Promise<Response> {
+  const key = await authenticate(request, env);
+  const lookup = matchV2Route(request.method, path);
+  switch (lookup.kind) {
+    case 'invalid':
+      throw invalid(lookup.reason);
+    case 'not_found':
+      throw invalid('No such v2 route (see the endpoint table of the Management API v2).', 404, 'not_found');
+    case 'method_not_allowed':
+      throw methodNotAllowed(lookup.allow);
+    case 'match':
+      break;
+  }
+  const { route } = lookup;
+  const query = checkQuery(route.spec, new URL(request.url).search);
+  if (!query.ok) throw invalid(query.description, query.status, query.code);
+  const text = await readBoundedText(request);
+  if (!text.ok) throw invalid(text.description, text.status, text.code);
+  const body = checkBody(route.spec, text.value, request.headers.get('content-type'));
+  if (!body.ok) throw invalid(body.description, body.status, body.code);
+  const idempotencyKey = readIdempotencyKey(request);
+  if (idempotencyKey === 'invalid') throw invalid('Idempotency-Key must be 1 to 255 visible ASCII characters.');
+  const outcome = await performCall({ env, key, route, query: query.value, body: body.value, idempotencyKey });
+  return outcomeResponse(outcome);
+}
+
+export async function gatewayFetch(request: Request, env: Env): Promise<Response> {
+  const path = rawPath(request.url);
+  const v1 = path === '/v1' || path.startsWith('/v1/');
+  let response: Response;
+  try {
+    checkPlainPath(path);
+    if (v1) response = await handleV1(request, env, path);
+    else if (path === '/admin' || path.startsWith('/admin/')) response = await handleAdmin(request, env, path);
+    else response = await handleV2(request, env, path);
+  } catch (error) {
+    response = v1 ? v1ErrorResponse(error) : gatewayErrorResponse(error);
+  }
+  // Some responses are built with immutable headers; a copy takes the security headers.
+  const out = new Response(response.body, response);
+  if (!out.headers.has('cache-control')) out.headers.set('cache-control', 'no-store');
+  applySecurityHeaders(request, out);
+  return out;
+}
+

@@ -1,0 +1,94 @@
+/**
+ * v2 answers in v1 shape, for the v1 compatibility layer: `{status: 'ok', <resource>: ...}` with v1 field names (the
+ * migration helpers' `toV1*` mappers), list paging as v1's `limit`/`offset`/`total`, and errors as the single v1 object
+ * `{status: 'error', code, title, message}`.
+ */
+import {
+  mapV2ErrorToV1, toV1Channel, toV1Conversion, toV1Player, toV1Track, toV1Video,
+  type V1ErrorBody,
+} from '../../upstream/v1-migration.ts';
+import type {
+  Media, MediaList, MediaRendition, MediaRenditionList, Original, OriginalList, PageInfo, Player, PlayerList, Playlist,
+  PlaylistList, TagActionResult, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,
+} from '../../upstream/v2-types.ts';
+
+export type V1Ok = { status: 'ok' } & Record<string, unknown>;
+
+function paging(list: PageInfo): { limit: number; offset: number; total: number } {
+  return { limit: list.page_length, offset: (list.page - 1) * list.page_length, total: list.total };
+}
+
+/** v1 had no thumbnail resource of its own; this keeps its `key`/`link` naming. */
+export function toV1Thumbnail(thumbnail: Thumbnail): Record<string, unknown> {
+  return {
+    key: thumbnail.id,
+    status: thumbnail.status,
+    link: thumbnail.delivery_url,
+    width: thumbnail.width,
+    height: thumbnail.height,
+    source_type: thumbnail.source_type,
+    videos: thumbnail.relationships.media.map((m) => ({ key: m.id, is_poster: m.is_poster })),
+  };
+}
+
+function v1Usage(figures: UsageFigures): Record<string, number> {
+  return { plays: figures.plays, traffic: figures.delivered_bytes, storage: figures.stored_bytes, api_calls: figures.api_calls };
+}
+
+/** The v1 body for a successful v2 answer of the v1 route `name` (the key of `V1_ANSWERS`). */
+export const V1_ANSWERS: Readonly<Record<string, (body: unknown, extra?: unknown) => V1Ok>> = {
+  'videos/list': (body) => {
+    const list = body as MediaList;
+    return { status: 'ok', videos: list.media.map(toV1Video), ...paging(list) };
+  },
+  'videos/show': (body) => ({ status: 'ok', video: toV1Video(body as Media) }),
+  'channels/list': (body) => {
+    const list = body as PlaylistList;
+    return { status: 'ok', channels: list.playlists.map(toV1Channel), ...paging(list) };
+  },
+  'channels/show': (body) => ({ status: 'ok', channel: toV1Channel(body as Playlist) }),
+  'players/list': (body) => {
+    const list = body as PlayerList;
+    return { status: 'ok', players: list.players.map(toV1Player), ...paging(list) };
+  },
+  'players/show': (body) => ({ status: 'ok', player: toV1Player(body as Player) }),
+  // v1 listed every conversion of a video; v2 keeps originals apart, so two answers make one list.
+  'videos/conversions/list': (body, extra) => {
+    const renditions = (body as MediaRenditionList).media_renditions;
+    const originals = (extra as OriginalList | undefined)?.originals ?? [];
+    const all: Array<MediaRendition | Original> = [...originals, ...renditions];
+    return { status: 'ok', conversions: all.map(toV1Conversion), total: all.length };
+  },
+  'videos/conversions/show': (body) => ({ status: 'ok', conversion: toV1Conversion(body as MediaRendition) }),
+  'videos/tracks/list': (body) => {
+    const list = body as TextTrackList;
+    return { status: 'ok', tracks: list.text_tracks.map(toV1Track), ...paging(list) };
+  },
+  'videos/tracks/show': (body) => ({ status: 'ok', track: toV1Track(body as TextTrack) }),
+  'videos/thumbnails/show': (body) => ({ status: 'ok', thumbnail: toV1Thumbnail(body as Thumbnail) }),
+  'accounts/tags/delete': (body) => {
+    const result = body as TagActionResult;
+    return { status: 'ok', tag: { name: result.tag, videos_affected: result.media_affected } };
+  },
+  'accounts/tags/update': (body) => {
+    const result = body as TagActionResult;
+    return { status: 'ok', tag: { name: result.new_tag ?? null, previous_name: result.tag, videos_affected: result.media_affected } };
+  },
+  'accounts/usage/show': (body) => {
+    const usage = body as UsageResult;
+    return {
+      status: 'ok',
+      usage: {
+        account_key: usage.site_id,
+        start_date: usage.start_date,
+        end_date: usage.end_date,
+        ...v1Usage(usage.total),
+        ...(usage.days ? { days: usage.days.map((day) => ({ date: day.date, ...v1Usage(day) })) } : {}),
+      },
+    };
+  },
+};
+
+export function v1Error(items: V2ErrorItem[]): V1ErrorBody {
+  return mapV2ErrorToV1(items);
+}

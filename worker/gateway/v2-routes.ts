@@ -1,0 +1,171 @@
+/**
+ * The v2 route table of the spec (31 routes), and the one function that turns a caller's path and method into a
+ * checked route. Nothing reaches the upstream that this table does not describe: the path is rebuilt from the
+ * checked segments in the spec's own form, so a caller cannot pick another route, host or query by encoding tricks.
+ */
+import { PLAYLIST_TYPES, type PlaylistType } from '../upstream/v2-types.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+/** What a route does to the catalog: reads are scope `read` and the read lane; writes are scope `write`. */
+export type Access = 'read' | 'write';
+
+/** Which cached public answers a successful write makes stale (see purge.ts). */
+export type PurgeScope =
+  | 'none'
+  /** The media in the path, and every feed of the site (a feed may list it). */
+  | 'media'
+  /** The media in the path only (its renditions and tracks are part of the player answer, not of feed cards). */
+  | 'media-only'
+  /** Every feed of the site: a new media may enter a tag or search feed. */
+  | 'site-feeds'
+  /** The playlist in the path. */
+  | 'playlist'
+  /** The player in the path. */
+  | 'player'
+  /** Every cached feed and media of the site (tag actions, posters). */
+  | 'site';
+
+export interface RouteSpec {
+  /** Stable name, used in the audit trail. */
+  name: string;
+  method: Method;
+  /** Segments after `/v2/sites/<site_id>/`; `:x` is an id, `:type` a playlist type. */
+  pattern: readonly string[];
+  /** Whether the spec writes the path with a trailing slash (all but the thumbnail routes). */
+  trailingSlash: boolean;
+  access: Access;
+  /** A list route: accepts `q`, `page`, `page_length`, `sort`. */
+  list: boolean;
+  /** Takes a JSON body (`metadata`/`upload`/`relationships`). */
+  body: boolean;
+  purge: PurgeScope;
+}
+
+const route = (name: string, method: Method, path: string, options: Partial<RouteSpec> = {}): RouteSpec => {
+  const trailingSlash = path.endsWith('/');
+  const pattern = path.split('/').filter((s) => s !== '');
+  const write = method !== 'GET';
+  return {
+    name, method, pattern, trailingSlash,
+    access: write ? 'write' : 'read',
+    list: false,
+    body: method === 'POST' || method === 'PATCH' || method === 'PUT',
+    purge: 'none',
+    ...options,
+  };
+};
+
+/** The spec's endpoint table, row by row ("or" rows give two patterns of one route name). */
+export const V2_ROUTES: readonly RouteSpec[] = [
+  route('media.create', 'POST', 'media/', { purge: 'site-feeds' }),
+  route('media.list', 'GET', 'media/', { list: true }),
+  route('media.show', 'GET', 'media/:media/'),
+  route('media.update', 'PATCH', 'media/:media/', { purge: 'media' }),
+  route('media.delete', 'DELETE', 'media/:media/', { purge: 'media' }),
+  route('media_renditions.create', 'POST', 'media/:media/media_renditions/', { purge: 'media-only' }),
+  route('media_renditions.list', 'GET', 'media/:media/media_renditions/', { list: true }),
+  route('media_renditions.show', 'GET', 'media/:media/media_renditions/:rendition/'),
+  route('media_renditions.delete', 'DELETE', 'media/:media/media_renditions/:rendition/', { purge: 'media-only' }),
+  route('originals.list', 'GET', 'media/:media/originals/', { list: true }),
+  route('text_tracks.create', 'POST', 'media/:media/text_tracks/', { purge: 'media-only' }),
+  route('text_tracks.list', 'GET', 'media/:media/text_tracks/', { list: true }),
+  route('text_tracks.show', 'GET', 'media/:media/text_tracks/:track/'),
+  route('text_tracks.update', 'PATCH', 'media/:media/text_tracks/:track/', { purge: 'media-only' }),
+  route('text_tracks.delete', 'DELETE', 'media/:media/text_tracks/:track/', { purge: 'media-only' }),
+  // A thumbnail can become a poster, which every feed card and player answer shows.
+  route('thumbnails.create', 'POST', 'thumbnails/', { purge: 'site' }),
+  route('thumbnails.show', 'GET', 'thumbnails/:thumbnail'),
+  route('thumbnails.update', 'PATCH', 'thumbnails/:thumbnail', { purge: 'site' }),
+  route('playlists.create', 'POST', 'playlists/:type/', { purge: 'none' }),
+  route('playlists.list', 'GET', 'playlists/', { list: true }),
+  route('playlists.show', 'GET', 'playlists/:playlist/'),
+  route('playlists.show', 'GET', 'playlists/:playlist/:type/'),
+  route('playlists.update', 'PATCH', 'playlists/:playlist/:type/', { purge: 'playlist' }),
+  route('playlists.delete', 'DELETE', 'playlists/:playlist/', { purge: 'playlist' }),
+  route('playlists.delete', 'DELETE', 'playlists/:playlist/:type/', { purge: 'playlist' }),
+  route('players.create', 'POST', 'players/'),
+  route('players.list', 'GET', 'players/', { list: true }),
+  route('players.show', 'GET', 'players/:player/'),
+  route('players.update', 'PATCH', 'players/:player/', { purge: 'player' }),
+  route('players.delete', 'DELETE', 'players/:player/', { purge: 'player' }),
+  route('tags.remove', 'PUT', 'remove_tag/', { purge: 'site' }),
+  route('tags.rename', 'PUT', 'rename_tag/', { purge: 'site' }),
+  // A PUT by the spec, but it only reads: scope `read`, the read lane, no purge, not audited as a write.
+  route('usage.query', 'PUT', 'query_usage/', { access: 'read' }),
+];
+
+/** Ids: letters, digits, `_` and `-`, as the platform issues them; nothing that could mean something in a path. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const MAX_PATH_LENGTH = 512;
+
+export interface MatchedRoute {
+  spec: RouteSpec;
+  site: string;
+  /** Path parameters by name (`media`, `rendition`, `track`, `thumbnail`, `playlist`, `player`, `type`). */
+  params: Record<string, string>;
+  /** The upstream path, rebuilt from checked segments: `/v2/sites/<site>/...`. */
+  upstreamPath: string;
+}
+
+export type RouteLookup =
+  | { kind: 'match'; route: MatchedRoute }
+  /** The path names a route, but not with this method. */
+  | { kind: 'method_not_allowed'; allow: Method[] }
+  | { kind: 'not_found' }
+  /** The path itself is unusable (encoding, empty segments, length, charset). */
+  | { kind: 'invalid'; reason: string };
+
+function isPlaylistType(value: string): value is PlaylistType {
+  return (PLAYLIST_TYPES as readonly string[]).includes(value);
+}
+
+function bind(pattern: readonly string[], segments: readonly string[]): Record<string, string> | null {
+  if (pattern.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i += 1) {
+    const want = pattern[i]!;
+    const got = segments[i]!;
+    if (want === ':type') {
+      if (!isPlaylistType(got)) return null;
+      params.type = got;
+    } else if (want.startsWith(':')) {
+      if (!ID_PATTERN.test(got)) return null;
+      params[want.slice(1)] = got;
+    } else if (want !== got) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/**
+ * Looks up `pathname` (as the worker received it, `/v2/...`) with `method`. A trailing slash is optional for the
+ * caller; the upstream always gets the spec's form.
+ */
+export function matchV2Route(method: string, pathname: string): RouteLookup {
+  if (pathname.length > MAX_PATH_LENGTH) return { kind: 'invalid', reason: 'The path is too long.' };
+  // Ids never need encoding, so any escape is a trick (`%2f`, `%2e%2e`) or a mistake.
+  if (pathname.includes('%')) return { kind: 'invalid', reason: 'Percent-encoded characters are not allowed in the path.' };
+  if (!pathname.startsWith('/v2/')) return { kind: 'not_found' };
+  const trimmed = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const segments = trimmed.slice('/v2/'.length).split('/');
+  if (segments.some((s) => s === '')) return { kind: 'invalid', reason: 'The path holds an empty segment.' };
+  if (segments.some((s) => s === '.' || s === '..')) return { kind: 'invalid', reason: 'Dot segments are not allowed.' };
+  const [sites, site, ...rest] = segments;
+  if (sites !== 'sites' || site === undefined || rest.length === 0) return { kind: 'not_found' };
+  if (!ID_PATTERN.test(site)) return { kind: 'invalid', reason: 'The site id is not valid.' };
+
+  const allow = new Set<Method>();
+  for (const spec of V2_ROUTES) {
+    const params = bind(spec.pattern, rest);
+    if (!params) continue;
+    allow.add(spec.method);
+    if (spec.method !== method) continue;
+    const upstreamPath = `/v2/sites/${site}/${rest.join('/')}${spec.trailingSlash ? '/' : ''}`;
+    return { kind: 'match', route: { spec, site, params, upstreamPath } };
+  }
+  if (allow.size === 0) return { kind: 'not_found' };
+  return { kind: 'method_not_allowed', allow: METHODS.filter((m) => allow.has(m)) };
+}
