@@ -11,12 +11,10 @@ export interface Envelope {
 const ENVELOPE_KEYS = ['metadata', 'upload', 'relationships'];
 
 /** Reads and checks a write route's body: JSON, Content-Type application/json, an object of the three envelope keys. */
-export async function readEnvelope(request: Request): Promise<Envelope> {
-  const text = await request.text();
+export function readEnvelope(text: string, contentType: string): Envelope {
   if (text.trim() === '') {
     throw invalid('invalid_body', 'This route needs a JSON body: an object with one or more of metadata, upload, relationships.');
   }
-  const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
     throw new HttpError(400, 'invalid_body',
       `A request body must be sent with Content-Type: application/json (got '${contentType || 'none'}').`);

@@ -32,8 +32,7 @@ export const emptyStats = (): Stats => ({
   last_authorization_sha256: null, last_geo_key_sha256: null,
 });
 
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
+export function readJsonObject(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

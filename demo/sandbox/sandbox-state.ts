@@ -39,15 +39,17 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     const url = new URL(request.url);
     const path = url.pathname;
     try {
-      if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return await this.control(request, url);
+      // Read the whole body first: answering before the caller finished sending it would cut the stream.
+      const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+      if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return await this.control(request, url, bodyText);
       if (path.startsWith('/cdn/')) {
         if (request.method !== 'GET' && request.method !== 'HEAD') {
           return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
         }
         return serveAsset(this.store, url);
       }
-      if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2');
-      if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo');
+      if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
+      if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);
       return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
     } catch (error) {
       console.error('sandbox failure', error);
@@ -57,25 +59,30 @@ export class SandboxState extends DurableObject<SandboxEnv> {
 
   // --------------------------------------------------------------------------------------------------- the API routes
 
-  private async api(request: Request, url: URL, family: 'v2' | 'geo'): Promise<Response> {
-    const stats = this.stats();
+  private async api(request: Request, url: URL, family: 'v2' | 'geo', bodyText: string): Promise<Response> {
+    const credential = family === 'v2'
+      ? request.headers.get('authorization')
+      : request.headers.get('x-auth-key') ?? request.headers.get('x_auth_key');
+    const credentialHash = credential === null ? null : await sha256Hex(credential);
+    // Rate windows are per presented credential: a wrong secret fills its own window, never the real one's.
+    const bucket = `${family}:${credentialHash ?? 'anonymous'}`;
+    const delay = this.store.getMeta<Faults>('faults')?.latency_ms;
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+
+    // From here on nothing awaits, so concurrent calls cannot interleave between reading and writing the rate
+    // window and the statistics: the limit holds exactly however many callers arrive at once.
     const faults = this.store.getMeta<Faults>('faults') ?? {};
+    const stats = this.stats();
     const match = family === 'v2' ? matchRoute(request.method, url.pathname) : null;
     const label = family === 'geo' ? (request.method === 'GET' ? GEO_PATTERN : `${request.method} /ip_lookup/`)
       : match?.kind === 'route' ? `${match.route.method} ${match.route.pattern}`
       : match?.kind === 'method_not_allowed' ? `${request.method} ${match.pattern}` : `${request.method} (unknown route)`;
     stats.total_calls++;
     stats.routes[label] = (stats.routes[label] ?? 0) + 1;
-
-    const credential = family === 'v2'
-      ? request.headers.get('authorization')
-      : request.headers.get('x-auth-key') ?? request.headers.get('x_auth_key');
-    if (credential !== null) {
-      const hash = await sha256Hex(credential);
-      if (family === 'v2') stats.last_authorization_sha256 = hash;
-      else stats.last_geo_key_sha256 = hash;
+    if (credentialHash !== null) {
+      if (family === 'v2') stats.last_authorization_sha256 = credentialHash;
+      else stats.last_geo_key_sha256 = credentialHash;
     }
-    if (faults.latency_ms) await new Promise((resolve) => setTimeout(resolve, faults.latency_ms));
 
     const limit = this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env);
     if (faults.outage) {
@@ -85,8 +92,6 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         { 'svc-request-limit': String(limit), 'svc-request-remaining': '0', 'retry-after': '30' });
     }
 
-    // Rate windows are per presented credential: a wrong secret fills its own window, never the real one's.
-    const bucket = `${family}:${await sha256Hex(credential ?? '')}`;
     const now = Date.now();
     const hits = this.store.rateHits(bucket, now - WINDOW_MS);
     if (faults.force_429 || hits.length >= limit) {
@@ -104,17 +109,17 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     stats.peak_calls_per_minute = Math.max(stats.peak_calls_per_minute, hits.length + 1);
     const rateHeaders = { 'svc-request-limit': String(limit), 'svc-request-remaining': String(limit - hits.length - 1) };
 
-    const response = await this.authorisedCall(request, url, family, credential, match, stats, faults);
+    const response = this.authorisedCall(request, url, family, credential, match, stats, faults, bodyText);
     this.saveStats(stats);
     const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(rateHeaders)) headers.set(name, value);
     return new Response(response.body, { status: response.status, headers });
   }
 
-  private async authorisedCall(
+  private authorisedCall(
     request: Request, url: URL, family: 'v2' | 'geo', credential: string | null,
-    match: ReturnType<typeof matchRoute> | null, stats: Stats, faults: Faults,
-  ): Promise<Response> {
+    match: ReturnType<typeof matchRoute> | null, stats: Stats, faults: Faults, bodyText: string,
+  ): Response {
     const expected = family === 'v2' ? this.env.API_SECRET : this.env.GEO_API_KEY;
     const presented = family === 'v2' ? /^Bearer\s+(\S+)$/i.exec(credential ?? '')?.[1] ?? null : credential;
     if (presented === null || presented !== expected) {
@@ -140,7 +145,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       const hasBody = ['POST', 'PATCH', 'PUT'].includes(match.route.method);
       const ctx: RouteContext = {
         store: this.store, request, url, origin: url.origin, params: match.params, now: new Date(),
-        body: hasBody ? await readEnvelope(request) : {},
+        body: hasBody ? readEnvelope(bodyText, request.headers.get('content-type') ?? '') : {},
       };
       // A refused write leaves nothing half-done: each call is one transaction.
       return this.ctx.storage.transactionSync(() => match.route.handler(ctx) as Response);
@@ -172,7 +177,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
 
   // ------------------------------------------------------------------------------------------------------- controls
 
-  private async control(request: Request, url: URL): Promise<Response> {
+  private control(request: Request, url: URL, bodyText: string): Response {
     const route = `${request.method} ${url.pathname.replace(/\/$/, '')}`;
     try {
       switch (route) {
@@ -183,12 +188,12 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         case 'GET /_sandbox/faults':
           return json({ faults: this.store.getMeta<Faults>('faults') ?? {} });
         case 'POST /_sandbox/faults': {
-          const faults = parseFaults(await readJsonObject(request));
+          const faults = parseFaults(readJsonObject(bodyText));
           this.store.setMeta('faults', faults);
           return json({ faults });
         }
         case 'POST /_sandbox/reset': {
-          const body = await readJsonObject(request);
+          const body = readJsonObject(bodyText);
           const limit = body.rate_limit_per_minute;
           for (const key of Object.keys(body)) {
             if (key !== 'rate_limit_per_minute') throw new HttpError(400, 'invalid_parameter', `Unknown reset option '${key}'; known: rate_limit_per_minute.`);
