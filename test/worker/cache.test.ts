@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
 import type { Envelope } from '../../worker/cache/envelope.ts';
 import { api, callsTo, eventually, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
-import { players } from './upstream-direct.ts';
+import { playlistOfType, players } from './upstream-direct.ts';
 
 const PLAYER_ROUTE = 'players/:player';
 
@@ -128,5 +128,24 @@ describe('stale window', () => {
     expect(during.status).toBe(200);
     expect(during.headers.get('x-reelgate-cache')).toBe('STALE');
     expect(await during.text()).toBe(body);
+  });
+});
+
+describe('feed refresh', () => {
+  it('a feed miss costs three upstream calls; its refresh two, as the playlist type is already known', async () => {
+    const playlist = await playlistOfType(SITE, 'dynamic');
+    const path = `/api/sites/${SITE}/playlists/${playlist.id}`;
+    const ip = { ip: '192.0.2.11' }; // the test configuration binds this playlist to gb-only
+    const before = await stats();
+    expect((await api(path, ip)).headers.get('x-reelgate-cache')).toBe('MISS');
+    const afterMiss = await stats();
+    const v2 = (s: Awaited<ReturnType<typeof stats>>) => callsTo(s, 'GET /v2/');
+    expect(v2(afterMiss) - v2(before)).toBe(3);
+    await age(`feed:${SITE}:${playlist.id}`, 31);
+    expect((await api(path, ip)).headers.get('x-reelgate-cache')).toBe('STALE');
+    await eventually(async () => v2(await stats()) > v2(afterMiss) + 1);
+    const afterRefresh = await stats();
+    expect(v2(afterRefresh) - v2(afterMiss)).toBe(2);
+    expect(afterRefresh.calls['GET /v2/sites/:site/playlists/:playlist/']).toBe(afterMiss.calls['GET /v2/sites/:site/playlists/:playlist/']);
   });
 });

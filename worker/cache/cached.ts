@@ -54,8 +54,8 @@ export interface CachedOptions<T> {
   ctx: ExecutionContext;
   kind: Exclude<CacheKind, 'not_found'>;
   key: string;
-  /** Loads the value from the upstream; throws `notFound()` when it does not exist. */
-  load: () => Promise<T>;
+  /** Loads the value from the upstream (given the entry it replaces, if any); throws `notFound()` when it does not exist. */
+  load: (previous: T | undefined) => Promise<T>;
   timing?: ServerTiming;
 }
 
@@ -79,7 +79,7 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
     if (age < window.freshSeconds * 1000) return answer(entry, 'HIT');
     if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
       if (!inFlight.has(key)) {
-        ctx.waitUntil(load(options).catch(() => {
+        ctx.waitUntil(load(options, entry.value).catch(() => {
           // The next request tries again; the stale answer stays in place.
         }));
       }
@@ -88,7 +88,8 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
   }
 
   try {
-    const fresh = await (timing ? timing.measure('upstream', () => load(options)) : load(options));
+    const previous = entry?.found ? entry.value : undefined;
+    const fresh = await (timing ? timing.measure('upstream', () => load(options, previous)) : load(options, previous));
     return answer(fresh, 'MISS');
   } catch (error) {
     if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE');
@@ -102,13 +103,13 @@ function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
 }
 
 /** Loads and stores one key; concurrent callers in this isolate share the load. */
-function load<T>({ env, ctx, kind, key, load: fetchValue }: CachedOptions<T>): Promise<Envelope<T>> {
+function load<T>({ env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, previous: T | undefined): Promise<Envelope<T>> {
   const running = inFlight.get(key);
   if (running) return running as Promise<Envelope<T>>;
   const work = (async (): Promise<Envelope<T>> => {
     let entry: Envelope<T>;
     try {
-      const value = await fetchValue();
+      const value = await fetchValue(previous);
       const text = JSON.stringify(value);
       entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
     } catch (error) {

@@ -30,6 +30,8 @@ export interface FeedLoadOptions {
   variant: FeedVariant;
   maxItems: number;
   allowlist: readonly string[];
+  /** The playlist's type as last seen (from the entry being refreshed): saves the untyped lookup. */
+  knownType?: PlaylistType | undefined;
 }
 
 /** `field:value`, quoted when the value holds anything but plain word characters. */
@@ -39,16 +41,28 @@ function term(field: string, value: string): string {
 }
 
 export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> {
-  const { env, who, site, playlistId } = options;
-  const head = await callUpstream<Playlist>(env, who, { api: 'v2', op: 'getPlaylist', site, id: playlistId });
-  const type = head.playlist_type;
-  const typed = await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type });
+  const typed = await typedPlaylist(options);
+  const type = typed.playlist_type;
   const sub = (typed as unknown as Record<PlaylistType, PlaylistSubresources[PlaylistType] | undefined>)[type];
   const media = sub ? await resolveMedia(options, type, sub) : [];
   return {
     playlist: playlistHeader(typed),
     items: media.filter((m) => m.status === 'ready').map((m) => feedItem(m, options.allowlist)),
   };
+}
+
+/** The playlist with its subresource: one call when its type is known, else the untyped lookup first. */
+async function typedPlaylist({ env, who, site, playlistId, knownType }: FeedLoadOptions): Promise<TypedPlaylist> {
+  if (knownType) {
+    try {
+      return await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: knownType });
+    } catch (error) {
+      // The type may have changed (or the playlist gone): ask again from the start.
+      if (!(error instanceof ApiError) || error.code !== 'not_found') throw error;
+    }
+  }
+  const head = await callUpstream<Playlist>(env, who, { api: 'v2', op: 'getPlaylist', site, id: playlistId });
+  return callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: head.playlist_type });
 }
 
 async function resolveMedia(options: FeedLoadOptions, type: PlaylistType,

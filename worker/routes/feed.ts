@@ -30,8 +30,8 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const variant = seed || tags.length ? `:${seed ?? ''}:${tags.join(',')}` : '';
   const { value, state } = await cached<FeedSnapshot>({
     env, ctx, timing, kind: 'feed', key: `feed:${site.id}:${playlistId}${variant}`,
-    load: () => loadFeed({ env, who, site: site.id, playlistId, variant: { seed, tags },
-      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist }),
+    load: (previous) => loadFeed({ env, who, site: site.id, playlistId, variant: { seed, tags },
+      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
   });
 
   const now = Date.now();
