@@ -3,7 +3,7 @@
 // the test code, which runs in it) is routed to the sandbox, so the worker's code path is the production one.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { buildSandbox, sandboxWorkerOptions } from './demo/sandbox/build.mjs';
 import { seededCatalog } from './test/worker/seed-ids.mjs';
 
@@ -30,6 +30,8 @@ export default defineConfig({
           GEO_CLIENT: 'reelgate-test',
           ADDRESS_SALT: 'test-address-salt',
           REELGATE_CONFIG: JSON.stringify(reelgateConfig),
+          // What `npm run build` left in dist/, so the asset suite knows the versioned embed's name.
+          TEST_DIST_FILES: JSON.stringify(readdirSync('./dist')),
           ADMIN_TOKEN: 'sandbox-admin-token-not-for-production',
           GATEWAY_MIGRATIONS: gatewayMigrations,
         },

@@ -8,3 +8,9 @@ declare namespace Cloudflare {
     GEO_CLIENT: string;
   }
 }
+declare namespace Cloudflare {
+  interface Env {
+    /** JSON list of the files in dist/ when the suites started (vitest.config.mts). */
+    TEST_DIST_FILES: string;
+  }
+}

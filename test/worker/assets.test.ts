@@ -1,0 +1,36 @@
+// The embed script and the demo page, served from static assets with the cache lifetimes and headers publishers rely on.
+// (`npm test` runs `npm run build` first; run it before calling vitest directly.)
+import { env, SELF } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { expectError } from './helpers.ts';
+
+const dist = JSON.parse(env.TEST_DIST_FILES) as string[];
+
+describe('embed script', () => {
+  it('serves /embed/reelgate.js with a short cache, to any page', async () => {
+    expect(dist, 'dist/ is empty: run npm run build').toContain('reelgate.js');
+    const response = await SELF.fetch('http://localhost/embed/reelgate.js', { headers: { origin: 'https://any.example' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=86400');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect((await response.text()).length).toBeGreaterThan(1000);
+  });
+
+  it('serves the versioned copy as immutable for a year, and 404s an unknown version', async () => {
+    const versioned = dist.find((f) => /^reelgate\.[\w-]+\.js$/.test(f));
+    expect(versioned, 'no versioned embed in dist/').toBeDefined();
+    const response = await SELF.fetch(`http://localhost/embed/${versioned}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const [plain, copy] = await Promise.all([
+      SELF.fetch('http://localhost/embed/reelgate.js').then((r) => r.text()),
+      response.text(),
+    ]);
+    expect(copy).toBe(plain);
+    await expectError(await SELF.fetch('http://localhost/embed/reelgate.000000000000.js'), 404, 'not_found');
+    await expectError(await SELF.fetch('http://localhost/embed/index.html'), 404, 'not_found');
+  });
+});
