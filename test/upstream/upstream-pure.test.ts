@@ -70,6 +70,7 @@ describe('arguments are checked before any request', () => {
     await expect(client.raw('GET', '/v2/sites/../x/')).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(client.raw('GET', '/v1/videos/list')).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(client.raw('TRACE', '/v2/sites/s/media/')).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(client.raw('GET', '/v2/sites/s/media/', { body: { metadata: {} } })).rejects.toMatchObject({ argument: 'body' });
     await expect(client.updateMedia('s', 'm', [] as never)).rejects.toMatchObject({ argument: 'body' });
     expect(calls).toBe(0);
   });

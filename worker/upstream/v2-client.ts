@@ -278,7 +278,10 @@ export class V2Client {
     if (!METHODS.includes(verb)) throw new InvalidArgumentError('method', `method must be one of ${METHODS.join(', ')}.`);
     const call: Call = { method: verb as HttpMethod, path: checkRawV2Path(path), options: init };
     if (init.query) call.query = init.query;
-    if (init.body !== undefined) call.body = init.body;
+    if (init.body !== undefined) {
+      if (verb === 'GET' || verb === 'DELETE') throw new InvalidArgumentError('body', `${verb} requests carry no body.`);
+      call.body = init.body;
+    }
     return this.#send(call, async (response) => response);
   }
 
@@ -338,8 +341,10 @@ export class V2Client {
     const timeoutMs = checkTimeout(call.options?.timeoutMs, this.#timeoutMs);
     const what = `${call.method} ${call.path}`;
     const signals = callSignal(timeoutMs, call.options?.signal);
+    // Built before the guard: a request that cannot be built is our error, not the upstream's.
+    const request = this.#request(call, signals.signal);
     return guarded(signals, async () => {
-      const response = await this.#transport(this.#request(call, signals.signal));
+      const response = await this.#transport(request);
       const rateLimit = parseRateLimit(response.headers);
       this.#remember(rateLimit);
       this.#notify({ method: call.method, path: call.path, status: response.status, rateLimit });
