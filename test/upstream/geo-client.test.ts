@@ -74,6 +74,13 @@ describe('GeoClient.lookup', () => {
     expect(normaliseGeo(answer).country).toBe('DE');
   });
 
+  it('looks up an IPv4-mapped IPv6 address as the IPv4 address it carries', async () => {
+    const recorder = recordingFetch();
+    const answer = await geoClient({ fetch: recorder.fetch }).lookupNormalised('::FFFF:192.0.2.11');
+    expect(new URL(recorder.calls[0]!.url).pathname).toBe('/ip_lookup/reelgate/192.0.2.11');
+    expect(answer.country).toBe('GB');
+  });
+
   it('private and loopback addresses answer null members', async () => {
     for (const ip of ['10.0.0.1', '127.0.0.1', '::1']) {
       expect(isPublicAddress(ip)).toBe(false);

@@ -73,6 +73,18 @@ describe('media', () => {
   });
 });
 
+describe('conflicts', () => {
+  it('a frame of media that is not ready is a 409 with the platform\'s code', async () => {
+    const notReady = site.media.not_ready[0]!;
+    const error = await client.createThumbnail(site.id, {
+      relationships: { media: [{ id: notReady }] }, upload: { source_type: 'static_frame' },
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(V2ApiError);
+    expect(error).toMatchObject({ status: 409, errors: [{ code: 'media_not_ready' }] });
+    expect((error as V2ApiError).hasCode('media_not_ready')).toBe(true);
+  });
+});
+
 describe('custom_params replacement semantics', () => {
   it('a PATCH with custom_params replaces the stored object (omitted keys are deleted)', async () => {
     const media = await readyMedia();

@@ -47,8 +47,10 @@ export class GeoClient {
   /** The provider's answer as sent. Throws `InvalidIpAddressError` (no request made) for anything but one address. */
   async lookup(ip: string, options?: CallOptions): Promise<GeoLookupResponse> {
     const { address } = requireIpAddress(ip);
+    // A dual-stack socket reports IPv4 visitors as ::ffff:a.b.c.d; the lookup is about the IPv4 address.
+    const target = address.startsWith('::ffff:') && address.includes('.') ? address.slice('::ffff:'.length) : address;
     // The canonical form holds only hex digits, dots and colons: safe in a path as is.
-    const path = `/ip_lookup/${this.#client}/${address}`;
+    const path = `/ip_lookup/${this.#client}/${target}`;
     const what = `GET ${path}`;
     const signals = callSignal(checkTimeout(options?.timeoutMs, this.#timeoutMs), options?.signal);
     return guarded(signals, async () => {
