@@ -7,6 +7,8 @@ import { ApiError } from './errors.ts';
 
 const EXPOSED = 'ETag, Server-Timing, Retry-After, x-reelgate-cache';
 const ALLOWED_REQUEST_HEADERS = 'if-none-match';
+/** With DEV_MODE on, the widgets may send the stand-in address header across origins too. */
+const ALLOWED_REQUEST_HEADERS_DEV = `${ALLOWED_REQUEST_HEADERS}, x-reelgate-dev-ip`;
 
 export function originAllowed(config: Config, origin: string | null): origin is string {
   if (!origin) return false;
@@ -21,7 +23,7 @@ function isEmbed(path: string): boolean {
 }
 
 /** Answers an OPTIONS request, or null when it is not one. */
-export function preflight(request: Request, config: Config): Response | null {
+export function preflight(request: Request, config: Config, devMode = false): Response | null {
   if (request.method !== 'OPTIONS') return null;
   const path = new URL(request.url).pathname;
   if (isEmbed(path)) {
@@ -42,7 +44,7 @@ export function preflight(request: Request, config: Config): Response | null {
     headers: {
       'access-control-allow-origin': origin,
       'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-      'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+      'access-control-allow-headers': devMode ? ALLOWED_REQUEST_HEADERS_DEV : ALLOWED_REQUEST_HEADERS,
       'access-control-max-age': '600',
       vary: 'Origin',
     },

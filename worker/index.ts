@@ -16,6 +16,7 @@ import { gateRoute, geoRoute } from './routes/geo.ts';
 import { mediaRoute } from './routes/media.ts';
 import { playerRoute } from './routes/player.ts';
 import { applySecurityHeaders } from './security-headers.ts';
+import { devMode } from './visitor.ts';
 import { gatewayFetch, isGatewayRequest } from './gateway/router.ts';
 
 export { BudgetObject } from './budget/budget-object.ts';
@@ -35,7 +36,7 @@ const router = Router<IRequest, Args>({
     (request) => {
       guardRequest(request);
     },
-    (request, env: Env) => preflight(request, getConfig(env)) ?? undefined,
+    (request, env: Env) => preflight(request, getConfig(env), devMode(env)) ?? undefined,
     async (request, env: Env) => {
       if (new URL(request.url).pathname.startsWith('/api/')) await enforceVisitorLimit(request, env);
     },

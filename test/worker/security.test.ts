@@ -125,6 +125,8 @@ describe('CORS', () => {
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
     expect(ok.headers.get('access-control-allow-methods')).toContain('GET');
+    // The widgets send the stand-in address header in dev mode (on in the tests).
+    expect(ok.headers.get('access-control-allow-headers')).toContain('x-reelgate-dev-ip');
     const other = await api('/api/geo', { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
     await expectError(other, 403, 'origin_not_allowed');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
