@@ -77,6 +77,9 @@ describe('mapV1Route: the spec\'s replacement table, row by row', () => {
     expect(mapV1Route('/v1/channels/delete?channel_key=p9&type=search')).toMatchObject({
       method: 'DELETE', path: '/v2/sites/<site_id>/playlists/p9/search/',
     });
+    expect(mapV1Route('/v1/channels/list?type=dynamic')).toEqual({
+      method: 'GET', path: '/v2/sites/<site_id>/playlists/', query: { q: 'playlist_type:dynamic' },
+    });
     expect(() => mapV1Route('/v1/channels/create?type=bogus')).toThrow(InvalidArgumentError);
   });
 

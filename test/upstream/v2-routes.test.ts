@@ -284,6 +284,9 @@ describe('playlists', () => {
   it('lists playlists of every type', async () => {
     const all = await client.listPlaylists(site.id, { page_length: 500 });
     expect(new Set(all.playlists.map((playlist) => playlist.playlist_type))).toEqual(new Set(PLAYLIST_TYPES));
+    // What a v1 `channels/list?type=dynamic` maps to (mapV1Route gives q: 'playlist_type:dynamic').
+    const dynamic = await client.listPlaylists(site.id, { q: 'playlist_type:dynamic' });
+    expect(dynamic.playlists.map((playlist) => playlist.id).sort()).toEqual([...site.playlists.dynamic!].sort());
   });
 });
 

@@ -20,6 +20,8 @@ export interface V2Route {
   method: HttpMethod;
   /** With the spec's placeholders (`<site_id>`...) wherever the v1 call did not supply the value. */
   path: string;
+  /** List parameters the v1 call implied (v1 `channels/list?type=dynamic` → `q: 'playlist_type:dynamic'`). */
+  query?: Record<string, string>;
 }
 export interface V1RouteMapping extends V2Route {
   /** Further calls the v1 route also covered (v1 conversions list → originals too; thumbnail update → two steps). */
@@ -163,6 +165,8 @@ export function mapV1Route(v1Path: string, options: MapV1RouteOptions = {}): V1R
   const result: V1RouteMapping = { method: mapped.method, path: fill(mapped.path) };
   if (mapped.also) result.also = mapped.also.map((step) => ({ method: step.method, path: fill(step.path) }));
   if (mapped.note) result.note = mapped.note;
+  // Listing has no playlist_type path parameter; the type filters the list instead.
+  if (type && name === 'channels/list') result.query = { q: `playlist_type:${type}` };
   return result;
 }
 
