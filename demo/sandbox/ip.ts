@@ -4,12 +4,15 @@
 export type ParsedIp = { version: 4; bytes: number[] } | { version: 6; bytes: number[] };
 
 export function parseIp(input: string): ParsedIp | null {
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(input)) {
-    const bytes = input.split('.').map(Number);
-    if (bytes.some((byte, i) => byte > 255 || (input.split('.')[i]!.length > 1 && input.split('.')[i]!.startsWith('0')))) return null;
-    return { version: 4, bytes };
-  }
-  return parseIpv6(input);
+  return parseIpv4(input) ?? parseIpv6(input);
+}
+
+/** Dotted quad; leading zeros are refused (they read as octal in some stacks). */
+function parseIpv4(input: string): ParsedIp | null {
+  if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(input)) return null;
+  const parts = input.split('.');
+  if (parts.some((part) => Number(part) > 255 || (part.length > 1 && part.startsWith('0')))) return null;
+  return { version: 4, bytes: parts.map(Number) };
 }
 
 function parseIpv6(input: string): ParsedIp | null {
@@ -26,8 +29,8 @@ function parseIpv6(input: string): ParsedIp | null {
     for (let i = 0; i < list.length; i++) {
       const group = list[i]!;
       if (isLast && i === list.length - 1 && group.includes('.')) {
-        const v4 = parseIp(group);
-        if (!v4 || v4.version !== 4) return null;
+        const v4 = parseIpv4(group);
+        if (!v4) return null;
         out.push((v4.bytes[0]! << 8) | v4.bytes[1]!, (v4.bytes[2]! << 8) | v4.bytes[3]!);
         continue;
       }
