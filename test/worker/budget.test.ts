@@ -115,7 +115,7 @@ describe('the global budget', () => {
 
 describe('lanes', () => {
   function waiter(lane: Lane, caller: string, log: string[]) {
-    return { lane, caller, grant: () => log.push(`${lane}:${caller}`) };
+    return { lane, caller, grant: () => log.push(`${lane}:${caller}`), refuse: () => log.push(`refused ${caller}`) };
   }
 
   it('serves public misses first, then gateway writes, then gateway reads', () => {

@@ -133,7 +133,7 @@ export class BudgetObject extends DurableObject<Env> {
     for (const api of APIS) {
       clearTimeout(this.timers.get(api) ?? null);
       this.timers.delete(api);
-      for (const waiter of this.queues.get(api)!.clear()) waiter.grant();
+      for (const waiter of this.queues.get(api)!.clear()) waiter.refuse();
       await this.ctx.storage.delete(`pausedUntil:${api}`);
     }
     this.buckets.clear();
@@ -189,6 +189,10 @@ export class BudgetObject extends DurableObject<Env> {
         grant: () => {
           clearTimeout(timer);
           resolve();
+        },
+        refuse: () => {
+          clearTimeout(timer);
+          reject(new BudgetExhausted(1));
         },
       };
       const timer = setTimeout(() => {

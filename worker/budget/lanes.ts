@@ -10,6 +10,8 @@ export interface Waiter {
   lane: Lane;
   caller: string;
   grant: () => void;
+  /** Sends the waiter away without a slot (the object is being reset). */
+  refuse: () => void;
 }
 
 export class LaneQueue {
