@@ -2,7 +2,6 @@
 // keys taking turns inside a lane, and never more upstream calls than the budget allows.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BudgetObject } from '../../worker/budget/budget-object.ts';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { createKey, expectError, gateway, resetGateway, send, SITE, stats } from './helpers.ts';
 
@@ -60,21 +59,21 @@ describe('lane order and fairness', () => {
   const stub = () => budgetStub(env);
 
   afterEach(async () => {
-    await runInDurableObject(stub(), (object: BudgetObject) => {
+    await runInDurableObject(stub(), (object) => {
       (object as unknown as { env: typeof env }).env = env;
     });
     await stub().reset();
   });
 
   it('queued writes go before queued reads, and keys take turns inside a lane', { timeout: 30_000 }, async () => {
-    await runInDurableObject(stub(), (object: BudgetObject) => {
+    await runInDurableObject(stub(), (object) => {
       (object as unknown as { env: typeof env }).env = { ...env, REELGATE_CONFIG: JSON.stringify(slow) };
     });
     await stub().reset();
     const [importer, dashboard, cms] = await Promise.all([createKey(['read']), createKey(['read']), createKey(['write'])]);
     // Spend the one token, then hold the bucket as an upstream Retry-After would, so everything below queues.
     expect((await gateway(`${V2}/players/`, { headers: importer.auth })).status).toBe(200);
-    await runInDurableObject(stub(), (object: BudgetObject) => {
+    await runInDurableObject(stub(), (object) => {
       (object as unknown as { bucket(api: string): { pause(ms: number, now: number): void } }).bucket('v2').pause(2500, Date.now());
     });
     const started = Date.now();
