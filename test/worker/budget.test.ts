@@ -1,6 +1,6 @@
 // The budget object: one upstream call for identical concurrent misses, never more calls than the budget however many
 // visitors arrive, a bounded wait then 429 with Retry-After, and it learns from what the upstream says.
-import { env } from 'cloudflare:test';
+import { env, runInDurableObject } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BudgetResult } from '../../worker/budget/calls.ts';
 import { LaneQueue, type Lane } from '../../worker/budget/lanes.ts';
@@ -81,6 +81,27 @@ describe('the global budget', () => {
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await stats()).total).toBe(before);
     expect((await stub.snapshot()).refused).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a miss the next slot can serve within the bound waits in line and is served', async () => {
+    const stub = budgetStub(env);
+    await Promise.all(Array.from({ length: BURST }, (_, i) => stub.call({
+      lane: 'public', caller: 'drain', call: { api: 'v2', op: 'getMedia', site: SITE, id: `uu${String(i).padStart(6, '0')}` },
+    })));
+    // Nearly a whole token back: the next slot is ~240 ms away at 50/min, inside the 400 ms bound.
+    await runInDurableObject(stub, (object) => {
+      const bucket = (object as unknown as { buckets: Map<string, { tokens: number; last: number }> }).buckets.get('v2')!;
+      bucket.tokens = 0.8;
+      bucket.last = Date.now();
+    });
+    const before = (await stats()).total;
+    const result = (await stub.call({
+      lane: 'public', caller: 'patient', call: { api: 'v2', op: 'getMedia', site: SITE, id: 'uu999999' },
+    })) as BudgetResult;
+    // It reached the upstream (which does not know the id) instead of being refused.
+    expect(result).toEqual({ ok: false, failure: { kind: 'upstream', status: 404, retryAfterSeconds: null } });
+    expect((await stats()).total).toBe(before + 1);
+    expect((await stub.snapshot()).refused).toBe(0);
   });
 
   it('never spends what the upstream says is gone (svc-request-remaining)', async () => {
