@@ -149,3 +149,23 @@ describe('feed refresh', () => {
     expect(afterRefresh.calls['GET /v2/sites/:site/playlists/:playlist/']).toBe(afterMiss.calls['GET /v2/sites/:site/playlists/:playlist/']);
   });
 });
+
+describe('cached projections', () => {
+  it('leave with the allowlist as configured now, even if cached under an older one', async () => {
+    const { allMedia, isPublic } = await import('./upstream-direct.ts');
+    const media = (await allMedia(SITE)).find((m) => isPublic(m))!;
+    const path = `/api/sites/${SITE}/media/${media.id}`;
+    expect((await api(path)).status).toBe(200);
+    const key = `media:${SITE}:${media.id}`;
+    await eventually(async () => (await env.CACHE.get(key)) !== null);
+    const entry = (await env.CACHE.get<Envelope<{ custom_params: Record<string, string> }>>(key, 'json'))!;
+    if (!entry.found) throw new Error('expected a found entry');
+    entry.value.custom_params = { ...entry.value.custom_params, internal_note: 'not for the public' };
+    await env.CACHE.put(key, JSON.stringify(entry), { expirationTtl: 3600 });
+    clearMemoryCache();
+    const response = await api(path);
+    expect(response.headers.get('x-reelgate-cache')).toBe('HIT');
+    const text = await response.text();
+    expect(text).not.toContain('internal_note');
+  });
+});

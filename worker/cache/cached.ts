@@ -10,7 +10,7 @@
  */
 import { getConfig, type CacheKind } from '../config.ts';
 import type { Env } from '../env.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { etagOf, isEnvelope, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
@@ -113,7 +113,12 @@ function load<T>({ env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, pr
       const text = JSON.stringify(value);
       entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'not_found') throw error;
+      if (!(error instanceof ApiError)) {
+        // An upstream body not of the contract's shape breaks a projection: the platform's fault, not the caller's.
+        console.error('reelgate: could not project an upstream answer', error instanceof Error ? error.name : typeof error);
+        throw upstreamUnavailable(502);
+      }
+      if (error.code !== 'not_found') throw error;
       entry = { v: 1, storedAt: Date.now(), found: false };
     }
     store(env, ctx, kind, key, entry);

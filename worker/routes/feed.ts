@@ -5,7 +5,7 @@ import { getConfig } from '../config.ts';
 import { enforcePolicies } from '../geo/enforce.ts';
 import { locateCaller } from '../geo/locate.ts';
 import { decide } from '../geo/policy.ts';
-import { isPublished } from '../projections.ts';
+import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { FeedResponse } from '../public-api.ts';
 import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
@@ -35,7 +35,9 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   });
 
   const now = Date.now();
-  let items = value.items.filter((item) => isPublished(item, now));
+  // The allowlist as configured now, even for entries cached under an older one.
+  let items = value.items.filter((item) => isPublished(item, now))
+    .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, config.customParamsAllowlist) }));
   // Media bound to their own policy leave the feed for callers that policy refuses.
   if (items.some((item) => site.media.has(item.id))) {
     personal = true;

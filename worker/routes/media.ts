@@ -4,7 +4,7 @@ import { loadMedia } from '../catalog/media.ts';
 import { getConfig } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
-import { isPublished } from '../projections.ts';
+import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { MediaResponse } from '../public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
@@ -25,7 +25,9 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   });
   if (!isPublished(value, Date.now())) throw notFound();
   timing.note('cache', state);
-  return jsonResponse(request, value, {
+  // The allowlist as configured now, even for an entry cached under an older one.
+  const body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, config.customParamsAllowlist) };
+  return jsonResponse(request, body, {
     cacheState: state,
     timing,
     cacheControl: personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(300, config.cache.media.freshSeconds)),
