@@ -86,3 +86,19 @@ describe('keys', () => {
     expectNoSecret(response, text);
   });
 });
+
+describe('without the schema', () => {
+  it('the gateway says the migrations are missing instead of failing with a 500', async () => {
+    await env.GATEWAY_DB.exec('DROP TABLE access_keys');
+    try {
+      await expectError(await gateway(`/v2/sites/${SITE}/players/`, { headers: { authorization: `Bearer rg_${'A'.repeat(43)}` } }),
+        503, 'gateway_unavailable');
+      await expectError(await gateway('/admin/keys', { headers: ADMIN }), 503, 'gateway_unavailable');
+    } finally {
+      await env.GATEWAY_DB.exec('DELETE FROM d1_migrations');
+      await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS idempotent_outcomes');
+      await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS audit_log');
+      await resetGateway();
+    }
+  });
+});

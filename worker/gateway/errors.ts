@@ -33,8 +33,16 @@ export function jsonResponse(data: unknown, status = 200, headers: Record<string
   });
 }
 
+/** D1 without the gateway's tables (migrations not applied) is an operator's mistake: say what to do. */
+export function schemaMissing(error: unknown): GatewayError | null {
+  if (!(error instanceof Error) || !/no such table/i.test(error.message)) return null;
+  return new GatewayError(503, 'gateway_unavailable',
+    'The gateway database has no schema yet: run `wrangler d1 migrations apply reelgate-gateway` (--local or --remote).');
+}
+
 /** The answer for anything a gateway handler throws; unknown errors become a generic 500 without details. */
-export function gatewayErrorResponse(error: unknown): Response {
+export function gatewayErrorResponse(thrown: unknown): Response {
+  const error = schemaMissing(thrown) ?? thrown;
   if (error instanceof GatewayError) {
     return jsonResponse(errorBody(error.code, error.description), error.status, error.headers);
   }

@@ -12,7 +12,7 @@ import { errorItemsFromBody } from '../../upstream/error-body.ts';
 import { InvalidArgumentError } from '../../upstream/errors.ts';
 import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError, schemaMissing } from '../errors.ts';
 import { authenticate, performCall, type Outcome } from '../forward.ts';
 import { readIdempotencyKey } from '../idempotency.ts';
 import { readBoundedText } from '../request-checks.ts';
@@ -55,7 +55,8 @@ function v1Json(body: unknown, status: number, headers: Record<string, string> =
 }
 
 /** Any failure under `/v1` in the v1 error shape; the status stays the HTTP one the v2 gateway would give. */
-export function v1ErrorResponse(error: unknown): Response {
+export function v1ErrorResponse(thrown: unknown): Response {
+  const error = schemaMissing(thrown) ?? thrown;
   if (error instanceof GatewayError) {
     return v1Json(v1Error([{ code: error.code, description: error.description }]), error.status, error.headers);
   }
