@@ -1,0 +1,94 @@
+// `npm run build`: the embed bundle and everything the worker serves from dist/.
+//   dist/reelgate.js              one minified ES module, Lit inside: the file publishers' script tags load
+//   dist/reelgate.<hash>.js       the same bytes under a content hash (served immutable)
+//   dist/lib/index.js             the element classes for bundler users (Lit left as an import so it is shared)
+//   dist/types/                   their declarations (dist/types/components/index.d.ts)
+//   dist/custom-elements.json     the custom elements manifest, from the classes' JSDoc
+//   dist/index.html + demo files  the publisher demo page, served at /
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const at = (...parts) => join(root, ...parts);
+
+mkdirSync(dist, { recursive: true });
+for (const name of readdirSync(dist)) {
+  if (/^reelgate\..+\.js$/.test(name) || name === 'lib' || name === 'types') rmSync(join(dist, name), { recursive: true, force: true });
+}
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  tsconfig: at('components/tsconfig.json'),
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+const embed = await build({
+  ...common,
+  entryPoints: [at('components/embed.ts')],
+  minify: true,
+  write: false,
+  outfile: join(dist, 'reelgate.js'),
+});
+const code = embed.outputFiles[0].contents;
+const hash = createHash('sha256').update(code).digest('hex').slice(0, 12);
+writeFileSync(join(dist, 'reelgate.js'), code);
+writeFileSync(join(dist, `reelgate.${hash}.js`), code);
+
+await build({
+  ...common,
+  entryPoints: [at('components/index.ts')],
+  outfile: join(dist, 'lib/index.js'),
+  external: ['lit', 'lit/*', '@lit/task'],
+});
+
+// Declarations for bundler users, with the `.ts` specifiers of the sources turned into `.js` ones.
+rmSync(join(dist, 'types'), { recursive: true, force: true });
+execFileSync(process.execPath, [at('node_modules/typescript/bin/tsc'), '-p', at('components/tsconfig.types.json')],
+  { cwd: root, stdio: 'inherit' });
+(function rewrite(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) rewrite(path);
+    else if (name.endsWith('.d.ts')) {
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
+    }
+  }
+})(join(dist, 'types'));
+
+// The manifest comes from the element classes' JSDoc (@event, @slot, @csspart, @cssproperty).
+execFileSync(process.execPath, [
+  at('node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement',
+  '--globs', 'components/reel-*/reel-*.ts', '--exclude', 'components/**/*.styles.ts', '--outdir', 'dist', '--quiet',
+], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+
+// The demo page and its files (never the sandbox or the start script, which are not page files).
+function copyDemo(from) {
+  for (const name of readdirSync(from)) {
+    const source = join(from, name);
+    const rel = relative(at('demo'), source);
+    if (rel === 'sandbox' || rel === 'start.mjs') continue;
+    if (statSync(source).isDirectory()) copyDemo(source);
+    else if (/\.(html|css|js|svg|png|jpg|webp|ico|txt)$/.test(name) && name !== 'screenshot.png') {
+      mkdirSync(dirname(join(dist, rel)), { recursive: true });
+      copyFileSync(source, join(dist, rel));
+    }
+  }
+}
+copyDemo(at('demo'));
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const gz = gzipSync(code, { level: 9 }).length;
+console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip (budget 20 KB); ` +
+  `versioned copy reelgate.${hash}.js`);
+const manifest = JSON.parse(readFileSync(join(dist, 'custom-elements.json'), 'utf8'));
+const tags = manifest.modules.flatMap((m) => m.declarations ?? []).map((d) => d.tagName).filter(Boolean);
+console.log(`build: dist/custom-elements.json (${tags.join(', ') || 'no tags found'}), dist/lib/index.js, demo files`);

@@ -1,0 +1,18 @@
+/**
+ * The package entry for bundler users: the element classes (importing this registers the tags, each only if the
+ * page has not already), their events, and the helpers their options go through.
+ */
+export { ReelPlaylist, type PlaylistLayout, type PlaylistState } from './reel-playlist/reel-playlist.ts';
+export { ReelPlayer, type PlayerState } from './reel-player/reel-player.ts';
+export { ReelPlayerConfig, type PlayerConfigState } from './reel-player-config/reel-player-config.ts';
+export { ReelGeoGate, type GateState } from './reel-geo-gate/reel-geo-gate.ts';
+export {
+  ReelErrorEvent, ReelGateDecisionEvent, ReelLoadEvent, ReelSelectEvent, type GateDecisionReason,
+} from './shared/events.ts';
+export { ReelApiError } from './shared/api.ts';
+export { playerOptions, describeConfig, type PlayerOptions } from './shared/setup-config.ts';
+export { pickSource } from './reel-player/pick-source.ts';
+export type { ReelgateSettings } from './shared/settings.ts';
+export type {
+  FeedItem, FeedResponse, GateReason, GateResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse,
+} from '../worker/public-api.ts';

@@ -1,0 +1,151 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
+import { Task, TaskStatus, initialState } from '@lit/task';
+import { fetchGate, ReelApiError } from '../shared/api.ts';
+import { define } from '../shared/define.ts';
+import { ReelErrorEvent, ReelGateDecisionEvent, type GateDecisionReason } from '../shared/events.ts';
+import { pageLang } from '../shared/format.ts';
+import { tokens } from '../shared/theme.ts';
+import { describeReason } from './reasons.ts';
+import { geoGateStyles } from './reel-geo-gate.styles.ts';
+
+export type GateState = 'idle' | 'pending' | 'allowed' | 'denied';
+
+interface Decision {
+  allowed: boolean;
+  reason: GateDecisionReason;
+  country: string | null;
+}
+
+/**
+ * Shows its content only to visitors a geo policy of the worker allows. While it asks, the `pending` slot shows; when
+ * allowed, the default slot; when denied, the `denied` slot and the reason in words. Content given inside a
+ * `<template>` child is only created after an allowed decision, so gated elements in it (a `<reel-playlist>`, say)
+ * never load anything for a visitor who is refused. When the worker cannot be reached (network failure, 5xx), the
+ * gate opens or stays closed as `fail` says; a refused question (an unknown policy) always stays closed.
+ *
+ * The worker enforces its policies on its own routes too: the gate decides what the page shows, not who may fetch.
+ *
+ * @tag reel-geo-gate
+ * @summary Geo-gated content.
+ *
+ * @event reel-gate-decision - The gate decided. `event.allowed`, `event.reason`, `event.country`, `event.policy`,
+ *   `event.failed` (true when the decision came from `fail`).
+ * @event reel-error - The worker could not be asked. `event.status`, `event.code`, `event.description`.
+ *
+ * @slot - The gated content (shown when allowed). A `<template>` child is stamped here only when allowed.
+ * @slot pending - Shown while asking (default: a spinner and "Checking availability…").
+ * @slot denied - Shown when denied, above the reason (default: "This content isn't available where you are.").
+ *
+ * @csspart pending - The default pending indicator.
+ * @csspart denied - The box around the denied slot and the reason.
+ * @csspart reason - The reason, in words.
+ *
+ * @cssproperty --reel-color-muted - Reason and pending text colour.
+ * @cssproperty --reel-color-accent - Spinner colour.
+ * @cssproperty --reel-font - Font family.
+ */
+export class ReelGeoGate extends LitElement {
+  static override styles = [tokens, geoGateStyles];
+
+  /** The policy name, as configured in the worker (e.g. `europe`). */
+  @property() policy = '';
+  /** What to do when the worker cannot be reached: `closed` (default, deny) or `open` (show the content). */
+  @property() fail: 'open' | 'closed' = 'closed';
+  /** Another worker to ask (default: the origin the bundle was loaded from). */
+  @property() endpoint: string | null = null;
+  /** `pending`, `allowed` or `denied` (`idle` without a policy). Read-only. */
+  @property({ reflect: true }) state: GateState = 'idle';
+  /** The decision's reason code, once decided. Read-only. */
+  @property({ reflect: true }) reason: GateDecisionReason | null = null;
+
+  private _stamped: Node[] = [];
+
+  private readonly _gate = new Task(this, {
+    args: () => [this.endpoint, this.policy, this.fail] as const,
+    task: async ([endpoint, policy, fail], { signal }): Promise<Decision | typeof initialState> => {
+      if (!policy) return initialState;
+      try {
+        const answer = await fetchGate(endpoint, policy, signal);
+        return { allowed: answer.allowed === true, reason: answer.reason, country: answer.country };
+      } catch (error) {
+        if (signal.aborted || !(error instanceof ReelApiError)) throw error;
+        this.dispatchEvent(new ReelErrorEvent(error.status, error.code, error.message));
+        if (error.transient) return { allowed: fail === 'open', reason: 'gate_unreachable', country: null };
+        return { allowed: false, reason: 'gate_refused', country: null };
+      }
+    },
+    onComplete: (decision) => {
+      this.dispatchEvent(new ReelGateDecisionEvent(this.policy, decision.allowed, decision.reason, decision.country));
+    },
+  });
+
+  /** The decision, once made. */
+  get decision(): Decision | undefined {
+    return this._gate.status === TaskStatus.COMPLETE ? this._gate.value : undefined;
+  }
+
+  /** Asks the worker again (e.g. after the visitor turned their VPN off). */
+  recheck(): Promise<void> {
+    return this._gate.run();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const decision = this.decision;
+    this.state = decision ? (decision.allowed ? 'allowed' : 'denied') : this.policy ? 'pending' : 'idle';
+    this.reason = decision?.reason ?? null;
+    // A new question is asked after this hook: until it is answered, nothing gated shows.
+    if (changed.has('policy') || changed.has('fail') || changed.has('endpoint')) {
+      this.state = this.policy ? 'pending' : 'idle';
+      this.reason = null;
+    }
+  }
+
+  protected override updated(): void {
+    if (this.state === 'allowed') this._stamp();
+    else this._unstamp();
+  }
+
+  /** Creates the `<template>` child's content after it, once. */
+  private _stamp(): void {
+    if (this._stamped.length) return;
+    const template = [...this.children].find((c): c is HTMLTemplateElement => c instanceof HTMLTemplateElement);
+    if (!template) return;
+    const fragment = document.importNode(template.content, true);
+    this._stamped = [...fragment.childNodes];
+    template.after(fragment);
+  }
+
+  private _unstamp(): void {
+    for (const node of this._stamped) node.parentNode?.removeChild(node);
+    this._stamped = [];
+  }
+
+  protected override render() {
+    const lang = pageLang(this);
+    switch (this.state) {
+      case 'idle':
+        return nothing;
+      case 'pending':
+        return html`<slot name="pending"><div class="pending" part="pending" role="status"><span class="spinner"
+          aria-hidden="true"></span>Checking availability…</div></slot>`;
+      case 'allowed':
+        return html`<slot></slot>`;
+      case 'denied':
+        return html`
+          <div class="denied message" part="denied" role="status">
+            <slot name="denied"><p>This content isn’t available where you are.</p></slot>
+            <p class="reason" part="reason">${describeReason(this.reason ?? 'gate_refused', this.decision?.country ?? null,
+              lang)}</p>
+          </div>`;
+    }
+  }
+}
+
+define('reel-geo-gate', ReelGeoGate);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'reel-geo-gate': ReelGeoGate;
+  }
+}

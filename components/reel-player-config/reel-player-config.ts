@@ -1,0 +1,118 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
+import { Task, TaskStatus, initialState } from '@lit/task';
+import { errorMessage, fetchPlayer, ReelApiError } from '../shared/api.ts';
+import { define } from '../shared/define.ts';
+import { ReelErrorEvent } from '../shared/events.ts';
+import { formatNumber, pageLang } from '../shared/format.ts';
+import { describeConfig } from '../shared/setup-config.ts';
+import { tokens } from '../shared/theme.ts';
+import { playerConfigStyles } from './reel-player-config.styles.ts';
+
+export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
+
+/**
+ * A readable view of a player configuration: its name, release channel, and each `setup_config` option, with a
+ * plain-language label and value for the options reelgate understands and the raw value for the rest.
+ *
+ * @tag reel-player-config
+ * @summary A player configuration panel.
+ *
+ * @event reel-error - Loading failed. `event.status`, `event.code`, `event.description`.
+ *
+ * @csspart panel - The outer box.
+ * @csspart name - The player's name.
+ * @csspart channel - The release channel badge.
+ * @csspart options - The `<dl>` of options.
+ * @csspart label - Each option's name (`<dt>`).
+ * @csspart value - Each option's value (`<dd>`).
+ * @csspart raw - The raw JSON value of an option reelgate does not know.
+ * @csspart error - The error box.
+ * @csspart retry - Its "Try again" button.
+ *
+ * @cssproperty --reel-font-mono - Font of option keys and raw values.
+ * @cssproperty --reel-font - Font family.
+ * @cssproperty --reel-color-text - Text colour.
+ * @cssproperty --reel-color-muted - Label colour.
+ * @cssproperty --reel-color-surface - Panel background.
+ * @cssproperty --reel-color-surface-raised - Badge background.
+ * @cssproperty --reel-color-border - Borders.
+ * @cssproperty --reel-radius - Corner radius.
+ * @cssproperty --reel-gap - Padding and spacing.
+ */
+export class ReelPlayerConfig extends LitElement {
+  static override styles = [tokens, playerConfigStyles];
+
+  /** The site id. */
+  @property() site = '';
+  /** The player id. */
+  @property() player = '';
+  /** Another worker to ask (default: the origin the bundle was loaded from). */
+  @property() endpoint: string | null = null;
+  /** `idle`, `loading`, `error` or `complete`. Read-only. */
+  @property({ reflect: true }) state: PlayerConfigState = 'idle';
+
+  private readonly _player = new Task(this, {
+    args: () => [this.endpoint, this.site, this.player] as const,
+    task: ([endpoint, site, player], { signal }) => {
+      if (!site || !player) return initialState;
+      return fetchPlayer(endpoint, site, player, signal);
+    },
+    onError: (error) => {
+      const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
+      this.dispatchEvent(new ReelErrorEvent(e.status, e.code, e.message));
+    },
+  });
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const status = this._player.status;
+    this.state = status === TaskStatus.PENDING ? 'loading'
+      : status === TaskStatus.ERROR ? 'error'
+        : status === TaskStatus.COMPLETE ? 'complete'
+          : this.site && this.player ? 'loading' : 'idle';
+    if (changed.has('site') || changed.has('player') || changed.has('endpoint')) {
+      this.state = this.site && this.player ? 'loading' : 'idle';
+    }
+  }
+
+  protected override render() {
+    return this._player.render({
+      initial: () => nothing,
+      pending: () => html`
+        <div class="panel" part="panel" aria-busy="true">
+          <span class="visually-hidden" role="status">Loading player settings…</span>
+          ${[40, 90, 75, 85].map((w) => html`<div class="skeleton line" style="inline-size:${w}%" aria-hidden="true"></div>`)}
+        </div>`,
+      error: (error) => html`
+        <div class="message error" part="error" role="alert">
+          <p>${errorMessage(error)}</p>
+          ${error instanceof ReelApiError && error.transient
+            ? html`<button part="retry" @click=${() => this._player.run()}>Try again</button>` : nothing}
+        </div>`,
+      complete: (player) => {
+        const lang = pageLang(this);
+        const rows = describeConfig(player.setup_config, (n) => formatNumber(n, lang, { maximumFractionDigits: 2 }));
+        return html`
+          <section class="panel" part="panel" aria-labelledby="name">
+            <p class="name" part="name" id="name">${player.name}</p>
+            <span class="channel" part="channel">Release channel: ${player.release_channel}</span>
+            ${rows.length ? html`
+              <dl part="options">
+                ${rows.map((row) => html`
+                  <dt part="label">${row.known ? html`${row.label}<code class="key">${row.key}</code>`
+                    : html`<code>${row.key}</code>`}</dt>
+                  <dd part="value">${row.known ? row.value : html`<code part="raw">${row.value}</code>`}</dd>`)}
+              </dl>` : html`<p>No options set: the player uses its defaults.</p>`}
+          </section>`;
+      },
+    });
+  }
+}
+
+define('reel-player-config', ReelPlayerConfig);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'reel-player-config': ReelPlayerConfig;
+  }
+}

@@ -1,0 +1,298 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { styleMap } from 'lit/directives/style-map.js';
+import { Task, TaskStatus, initialState } from '@lit/task';
+import type { MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
+import { errorMessage, fetchMedia, fetchPlayer, ReelApiError } from '../shared/api.ts';
+import { define } from '../shared/define.ts';
+import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
+import { formatRate, pageLang } from '../shared/format.ts';
+import { playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
+import { tokens } from '../shared/theme.ts';
+import { pickSource } from './pick-source.ts';
+import { playerStyles } from './reel-player.styles.ts';
+
+export type PlayerState = 'idle' | 'loading' | 'error' | 'complete';
+
+/** What a linked playlist offers: its items and its choice. */
+interface PlaylistLike extends HTMLElement {
+  items: ReadonlyArray<{ id: string }>;
+  selected: string | null;
+}
+
+/**
+ * Plays one media item in a native `<video>`, set up by a player configuration's `setup_config` (aspect ratio,
+ * autostart, repeat, preload, stretching, speed menu, title and description). It loads the rendition that fits its
+ * width on this screen, with text tracks and poster. Linked to a `<reel-playlist>` by `for`, it plays what is chosen
+ * there (and cues the playlist's first item until then).
+ *
+ * @tag reel-player
+ * @summary A video player.
+ *
+ * @event reel-error - Loading the media or the player configuration failed. `event.status`, `event.code`,
+ *   `event.description`.
+ *
+ * @slot placeholder - Shown in the frame while there is nothing to play (default: "Choose a video to play.").
+ *
+ * @csspart frame - The box of fixed aspect ratio around the video.
+ * @csspart video - The `<video>` element.
+ * @csspart toolbar - The row under the video holding the speed menu.
+ * @csspart rate-menu - The playback speed `<select>`.
+ * @csspart title - The media title (when the configuration shows it).
+ * @csspart description - The media description (when the configuration shows it).
+ * @csspart error - The error box.
+ * @csspart retry - Its "Try again" button.
+ *
+ * @cssproperty --reel-player-background - Behind the video (letterbox bars); default `#000`.
+ * @cssproperty --reel-player-title-size - Font size of the title (default `1.25rem`).
+ * @cssproperty --reel-font - Font family.
+ * @cssproperty --reel-color-text - Text colour.
+ * @cssproperty --reel-color-muted - Description and label colour.
+ * @cssproperty --reel-color-surface-raised - Menu and message background.
+ * @cssproperty --reel-color-border - Borders.
+ * @cssproperty --reel-color-danger - Error accent.
+ * @cssproperty --reel-color-focus - Focus ring.
+ * @cssproperty --reel-color-skeleton - Loading placeholder.
+ * @cssproperty --reel-radius - Corner radius.
+ */
+export class ReelPlayer extends LitElement {
+  static override styles = [tokens, playerStyles];
+
+  /** The site id. */
+  @property() site = '';
+  /** The media id to play. Following a playlist sets it. */
+  @property({ reflect: true }) media = '';
+  /** The player id whose `setup_config` applies (optional; without it: controls, no autostart, 16:9). */
+  @property() player = '';
+  /** The id of a `<reel-playlist>` in the same document (or shadow root) to follow. */
+  @property({ attribute: 'for' }) htmlFor = '';
+  /** Another worker to ask (default: the origin the bundle was loaded from). */
+  @property() endpoint: string | null = null;
+  /** `idle` (nothing to play), `loading`, `error` or `complete`. Read-only. */
+  @property({ reflect: true }) state: PlayerState = 'idle';
+
+  @state() private _width = 0;
+  @state() private _rate = 1;
+
+  @query('video') private _video!: HTMLVideoElement | null;
+
+  /** The rendition being played, kept once playback starts so a resize never restarts the video. */
+  private _locked: { media: string; url: string } | null = null;
+  private _playWhenReady = false;
+  private _resize: ResizeObserver | null = null;
+  private _viewable: IntersectionObserver | null = null;
+  private _autostarted = false;
+  private _root: Document | ShadowRoot | null = null;
+
+  private readonly _media = new Task(this, {
+    args: () => [this.endpoint, this.site, this.media] as const,
+    task: ([endpoint, site, media], { signal }) => {
+      this._locked = null;
+      this._autostarted = false;
+      if (!site || !media) return initialState;
+      return fetchMedia(endpoint, site, media, signal);
+    },
+    onError: (error) => this._reportError(error),
+  });
+
+  private readonly _config = new Task(this, {
+    args: () => [this.endpoint, this.site, this.player] as const,
+    task: ([endpoint, site, player], { signal }) => {
+      if (!site || !player) return initialState;
+      return fetchPlayer(endpoint, site, player, signal);
+    },
+    onError: (error) => this._reportError(error),
+  });
+
+  /** The options in force (from the player configuration once loaded). */
+  get options(): PlayerOptions {
+    return playerOptions((this._config.value as PlayerResponse | undefined)?.setup_config);
+  }
+
+  /** The loaded media, or undefined. */
+  get mediaItem(): MediaResponse | undefined {
+    return this._media.status === TaskStatus.COMPLETE ? this._media.value : undefined;
+  }
+
+  /** The `<video>` element, for page code that wants the full media API. */
+  get video(): HTMLVideoElement | null {
+    return this._video;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this._resize = new ResizeObserver((entries) => {
+      const width = entries[0]?.contentRect.width ?? 0;
+      if (Math.abs(width - this._width) >= 32) this._width = width;
+    });
+    this._resize.observe(this);
+    this._follow();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._resize?.disconnect();
+    this._viewable?.disconnect();
+    this._viewable = null;
+    this._unfollow();
+  }
+
+  // Listening on the root rather than on the playlist itself works whatever order the two appear in.
+  private readonly _onSelect = (event: ReelSelectEvent) => {
+    if (!this.htmlFor || (event.target as Element | null)?.id !== this.htmlFor) return;
+    this._playWhenReady = true;
+    this.media = event.mediaId;
+  };
+
+  private readonly _onLoad = (event: ReelLoadEvent) => {
+    if (!this.htmlFor || (event.target as Element | null)?.id !== this.htmlFor) return;
+    this._cue(event.target as PlaylistLike);
+  };
+
+  private _follow(): void {
+    this._unfollow();
+    if (!this.htmlFor || !this.isConnected) return;
+    this._root = this.getRootNode() as Document | ShadowRoot;
+    this._root.addEventListener(ReelSelectEvent.type, this._onSelect as EventListener);
+    this._root.addEventListener(ReelLoadEvent.type, this._onLoad as EventListener);
+    const playlist = this._root.getElementById(this.htmlFor) as PlaylistLike | null;
+    if (playlist) this._cue(playlist);
+  }
+
+  private _unfollow(): void {
+    this._root?.removeEventListener(ReelSelectEvent.type, this._onSelect as EventListener);
+    this._root?.removeEventListener(ReelLoadEvent.type, this._onLoad as EventListener);
+    this._root = null;
+  }
+
+  /** With nothing to play yet, takes the playlist's choice or its first item (without starting it). */
+  private _cue(playlist: PlaylistLike): void {
+    if (this.media) return;
+    const id = playlist.selected || playlist.items?.[0]?.id;
+    if (id) this.media = id;
+  }
+
+  private _reportError(error: unknown): void {
+    const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
+    this.dispatchEvent(new ReelErrorEvent(e.status, e.code, e.message));
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('htmlFor') && this.isConnected) this._follow();
+    const status = this._media.status;
+    this.state = status === TaskStatus.PENDING ? 'loading'
+      : status === TaskStatus.ERROR ? 'error'
+        : status === TaskStatus.COMPLETE ? 'complete'
+          : this.site && this.media ? 'loading' : 'idle';
+    // The task restarts after this hook; say so now rather than one update late.
+    if (changed.has('site') || changed.has('media') || changed.has('endpoint')) {
+      this.state = this.site && this.media ? 'loading' : 'idle';
+    }
+  }
+
+  protected override updated(): void {
+    const video = this._video;
+    if (!video || this.state !== 'complete') return;
+    video.playbackRate = this._rate;
+    const options = this.options;
+    if (this._playWhenReady) {
+      this._playWhenReady = false;
+      void video.play().catch(() => {
+        // Browsers refuse sound without a recent gesture; the controls are there to start it.
+      });
+    }
+    this._viewable?.disconnect();
+    this._viewable = null;
+    if (options.autostart === 'viewable' && !this._autostarted) {
+      this._viewable = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        this._viewable?.disconnect();
+        this._autostarted = true;
+        video.muted = true;
+        void video.play().catch(() => {});
+      }, { threshold: 0.5 });
+      this._viewable.observe(video);
+    }
+  }
+
+  private _pick(media: MediaResponse): string | null {
+    if (this._locked?.media === media.id) return this._locked.url;
+    const width = (this._width || this.clientWidth || 640) * (globalThis.devicePixelRatio || 1);
+    const probe = document.createElement('video');
+    const source = pickSource(media.sources, width, (type) => probe.canPlayType(type) !== '');
+    return source?.url ?? null;
+  }
+
+  private _onPlay(media: MediaResponse, url: string): void {
+    this._locked = { media: media.id, url };
+  }
+
+  private _onRate(event: Event): void {
+    this._rate = Number((event.target as HTMLSelectElement).value) || 1;
+  }
+
+  protected override render() {
+    const options = this.options;
+    const frameStyle = styleMap({ '--_ratio': options.aspectRatio ?? '16 / 9', '--_fit': options.fit });
+    return this._media.render({
+      initial: () => html`
+        <div class="frame" part="frame" style=${frameStyle}>
+          <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>
+        </div>`,
+      pending: () => html`
+        <div class="frame skeleton" part="frame" style=${frameStyle} aria-busy="true">
+          <span class="visually-hidden" role="status">Loading video…</span>
+        </div>`,
+      error: (error) => html`
+        <div class="message error" part="error" role="alert">
+          <p>${errorMessage(error)}</p>
+          ${error instanceof ReelApiError && error.transient
+            ? html`<button part="retry" @click=${() => this._media.run()}>Try again</button>` : nothing}
+        </div>`,
+      complete: (media) => this._renderMedia(media, options, frameStyle),
+    });
+  }
+
+  private _renderMedia(media: MediaResponse, options: PlayerOptions, frameStyle: ReturnType<typeof styleMap>) {
+    const url = this._pick(media);
+    const lang = pageLang(this);
+    const rates = options.rates;
+    const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
+    return html`
+      <div class="frame" part="frame" style=${frameStyle}>
+        ${url ? html`
+          <video part="video" src=${url} poster=${media.poster ?? nothing} controls playsinline
+            aria-label=${label}
+            preload=${options.preload}
+            ?loop=${options.repeat}
+            ?autoplay=${options.autostart === true}
+            .muted=${options.muted}
+            crossorigin=${media.tracks.length ? 'anonymous' : nothing}
+            @play=${() => this._onPlay(media, url)}>
+            ${media.tracks.map((t) => html`
+              <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${t.url} ?default=${t.default} />`)}
+          </video>`
+          : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
+      </div>
+      ${rates ? html`
+        <div class="toolbar" part="toolbar">
+          <label>Speed
+            <select part="rate-menu" @change=${this._onRate}>
+              ${rates.map((r) => html`<option value=${r} ?selected=${r === this._rate}>${formatRate(r, lang)}</option>`)}
+            </select>
+          </label>
+        </div>` : nothing}
+      ${options.showTitle ? html`<p class="title" part="title">${media.title}</p>` : nothing}
+      ${options.showDescription && media.description
+        ? html`<p class="description" part="description">${media.description}</p>` : nothing}
+    `;
+  }
+}
+
+define('reel-player', ReelPlayer);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'reel-player': ReelPlayer;
+  }
+}

@@ -1,0 +1,336 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { Task, TaskStatus, initialState } from '@lit/task';
+import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
+import { errorMessage, fetchFeed, ReelApiError } from '../shared/api.ts';
+import { define } from '../shared/define.ts';
+import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
+import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
+import { tokens } from '../shared/theme.ts';
+import { playlistStyles } from './reel-playlist.styles.ts';
+
+export type PlaylistState = 'idle' | 'loading' | 'empty' | 'error' | 'complete';
+export type PlaylistLayout = 'grid' | 'list';
+
+const MAX_PAGE_SIZE = 50;
+
+/**
+ * A playlist from the worker as a responsive grid (or list) of cards: lazy thumbnails of fixed aspect, title,
+ * localised duration. Cards form one tab stop (arrow keys, Home and End move; Enter or Space chooses); "Load more"
+ * fetches the next page.
+ *
+ * @tag reel-playlist
+ * @summary A video playlist shelf.
+ *
+ * @event reel-select - A card was chosen. `event.mediaId`, `event.item`.
+ * @event reel-load - A page arrived. `event.feed` (that page's answer), `event.items` (everything shown so far).
+ * @event reel-error - Loading failed. `event.status` (0 when unreachable), `event.code`, `event.description`.
+ *
+ * @slot empty - Shown when the playlist has no items (default: "No videos here yet.").
+ *
+ * @csspart header - The row above the cards holding the title and the count.
+ * @csspart title - The playlist's title.
+ * @csspart count - "8 videos".
+ * @csspart list - The card container (`role="listbox"`).
+ * @csspart card - Each card (`role="option"`); the chosen one has `aria-selected="true"`.
+ * @csspart thumbnail - The fixed-aspect thumbnail box of a card.
+ * @csspart duration - The duration badge on a thumbnail.
+ * @csspart card-title - A card's title.
+ * @csspart meta - A card's publish date.
+ * @csspart load-more - The "Load more" button.
+ * @csspart empty - The empty state box.
+ * @csspart error - The error box (with its retry button).
+ * @csspart retry - The "Try again" button.
+ *
+ * @cssproperty --reel-card-min-width - Narrowest a grid card may get before the grid drops a column (default `13rem`).
+ * @cssproperty --reel-thumbnail-aspect-ratio - Thumbnail box aspect (default `16 / 9`).
+ * @cssproperty --reel-title-size - Font size of the playlist title (default `1.125rem`).
+ * @cssproperty --reel-font - Font family of every element.
+ * @cssproperty --reel-color-text - Text colour.
+ * @cssproperty --reel-color-muted - Secondary text colour.
+ * @cssproperty --reel-color-surface - Card background.
+ * @cssproperty --reel-color-surface-raised - Background of the chosen card, buttons and messages.
+ * @cssproperty --reel-color-border - Borders.
+ * @cssproperty --reel-color-accent - The chosen card's border.
+ * @cssproperty --reel-color-danger - Error accents.
+ * @cssproperty --reel-color-focus - Focus ring.
+ * @cssproperty --reel-color-skeleton - Loading placeholders and empty thumbnails.
+ * @cssproperty --reel-radius - Corner radius.
+ * @cssproperty --reel-gap - Space between cards.
+ */
+export class ReelPlaylist extends LitElement {
+  static override styles = [tokens, playlistStyles];
+
+  /** The site id. */
+  @property() site = '';
+  /** The playlist id. */
+  @property() playlist = '';
+  /** `grid` (default) or `list`. */
+  @property({ reflect: true }) layout: PlaylistLayout = 'grid';
+  /** Cards per page (1–50, default 12); "Load more" fetches the next page of this size. */
+  @property({ attribute: 'page-size', type: Number }) pageSize = 12;
+  /** Another worker to ask (default: the origin the bundle was loaded from). */
+  @property() endpoint: string | null = null;
+  /** The chosen media id; set it to mark a card chosen without an event. */
+  @property({ reflect: true }) selected: string | null = null;
+  /** `loading`, `empty`, `error` or `complete` (`idle` until `site` and `playlist` are set). Read-only. */
+  @property({ reflect: true }) state: PlaylistState = 'idle';
+
+  @state() private _items: FeedItem[] = [];
+  @state() private _feed: FeedResponse | null = null;
+  @state() private _more: 'idle' | 'loading' | 'error' = 'idle';
+  @state() private _moreError = '';
+  @state() private _active = 0;
+  @state() private _announce = '';
+
+  private _generation = 0;
+  private _moreController: AbortController | null = null;
+
+  private readonly _firstPage = new Task(this, {
+    args: () => [this.endpoint, this.site, this.playlist, this._pageLength()] as const,
+    task: async ([endpoint, site, playlist, pageLength], { signal }) => {
+      // A new first page supersedes any "load more" still on its way.
+      this._generation++;
+      this._moreController?.abort();
+      this._more = 'idle';
+      if (!site || !playlist) return initialState;
+      return fetchFeed(endpoint, site, playlist, 1, pageLength, signal);
+    },
+    onComplete: (feed) => {
+      this._feed = feed;
+      this._items = feed.items;
+      this._active = Math.max(0, feed.items.findIndex((item) => item.id === this.selected));
+      this.dispatchEvent(new ReelLoadEvent(feed, this._items));
+    },
+    onError: (error) => this._reportError(error),
+  });
+
+  /** Every item shown so far (all pages loaded). */
+  get items(): readonly FeedItem[] {
+    return this._items;
+  }
+
+  /** The playlist's header (title, description…) once loaded. */
+  get feed(): FeedResponse | null {
+    return this._feed;
+  }
+
+  /** Fetches the first page again (what the error state's "Try again" does). */
+  reload(): Promise<void> {
+    return this._firstPage.run();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this._moreController?.abort();
+  }
+
+  private _pageLength(): number {
+    const size = Math.trunc(Number(this.pageSize));
+    return Number.isFinite(size) ? Math.min(MAX_PAGE_SIZE, Math.max(1, size)) : 12;
+  }
+
+  private _reportError(error: unknown): void {
+    const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
+    this.dispatchEvent(new ReelErrorEvent(e.status, e.code, e.message));
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const status = this._firstPage.status;
+    this.state = status === TaskStatus.INITIAL ? (this.site && this.playlist ? 'loading' : 'idle')
+      : status === TaskStatus.PENDING ? 'loading'
+        : status === TaskStatus.ERROR ? 'error'
+          : this._items.length === 0 ? 'empty' : 'complete';
+    // The task restarts after this hook; say so now rather than one update late.
+    if (['site', 'playlist', 'pageSize', 'endpoint'].some((key) => changed.has(key as keyof ReelPlaylist))) {
+      this.state = this.site && this.playlist ? 'loading' : 'idle';
+    }
+    if (changed.has('selected') && this.selected) {
+      const index = this._items.findIndex((item) => item.id === this.selected);
+      if (index >= 0) this._active = index;
+    }
+  }
+
+  private async _loadMore(): Promise<void> {
+    const next = this._feed?.next_page;
+    if (next == null || this._more === 'loading') return;
+    const controller = new AbortController();
+    this._moreController = controller;
+    const generation = this._generation;
+    this._more = 'loading';
+    try {
+      const feed = await fetchFeed(this.endpoint, this.site, this.playlist, next, this._pageLength(), controller.signal);
+      if (generation !== this._generation || controller.signal.aborted) return;
+      const seen = new Set(this._items.map((item) => item.id));
+      const added = feed.items.filter((item) => !seen.has(item.id));
+      this._items = [...this._items, ...added];
+      this._feed = feed;
+      this._more = 'idle';
+      const lang = pageLang(this);
+      this._announce = `${formatNumber(added.length, lang)} more ${added.length === 1 ? 'video' : 'videos'} loaded.`;
+      this.dispatchEvent(new ReelLoadEvent(feed, this._items));
+    } catch (error) {
+      if (generation !== this._generation || controller.signal.aborted) return;
+      this._more = 'error';
+      this._moreError = errorMessage(error);
+      this._reportError(error);
+    }
+  }
+
+  private _choose(index: number): void {
+    const item = this._items[index];
+    if (!item) return;
+    this._active = index;
+    this.selected = item.id;
+    this.dispatchEvent(new ReelSelectEvent(item.id, item));
+  }
+
+  private _cards(): HTMLElement[] {
+    return [...(this.renderRoot.querySelectorAll<HTMLElement>('[role="option"]') ?? [])];
+  }
+
+  /** Cards per row as laid out now (1 in the list layout). */
+  private _columns(cards: HTMLElement[]): number {
+    const top = cards[0]?.offsetTop;
+    let columns = 0;
+    for (const card of cards) {
+      if (card.offsetTop !== top) break;
+      columns++;
+    }
+    return Math.max(1, columns);
+  }
+
+  private _onKeydown(event: KeyboardEvent): void {
+    const cards = this._cards();
+    if (cards.length === 0) return;
+    const rtl = getComputedStyle(this).direction === 'rtl';
+    const columns = this._columns(cards);
+    const last = cards.length - 1;
+    let next: number | null = null;
+    switch (event.key) {
+      case 'ArrowRight': next = this._active + (rtl ? -1 : 1); break;
+      case 'ArrowLeft': next = this._active + (rtl ? 1 : -1); break;
+      case 'ArrowDown': next = this._active + columns; break;
+      case 'ArrowUp': next = this._active - columns; break;
+      case 'Home': next = 0; break;
+      case 'End': next = last; break;
+      case 'Enter':
+      case ' ':
+        event.preventDefault();
+        this._choose(this._active);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    this._active = Math.min(last, Math.max(0, next));
+    cards[this._active]?.focus();
+  }
+
+  private _onFocusin(event: FocusEvent): void {
+    const index = this._cards().indexOf(event.target as HTMLElement);
+    if (index >= 0) this._active = index;
+  }
+
+  protected override render() {
+    return html`
+      <div class="visually-hidden" role="status" aria-live="polite">${
+        this.state === 'loading' ? 'Loading videos…' : this._announce}</div>
+      ${this._firstPage.render({
+        initial: () => (this.site && this.playlist ? this._renderSkeleton() : nothing),
+        pending: () => this._renderSkeleton(),
+        error: (error) => html`
+          <div class="message error" part="error" role="alert">
+            <p>${errorMessage(error)}</p>
+            ${error instanceof ReelApiError && (error.transient || error.status === 0)
+              ? html`<button part="retry" @click=${() => this.reload()}>Try again</button>` : nothing}
+          </div>`,
+        complete: () => this._renderList(),
+      })}
+    `;
+  }
+
+  private _renderSkeleton() {
+    const count = Math.min(this._pageLength(), 8);
+    return html`
+      <div class="header" aria-hidden="true"><span class="skeleton" style="inline-size:12rem;block-size:1.25rem"></span></div>
+      <div class="cards" aria-hidden="true">
+        ${Array.from({ length: count }, () => html`
+          <div class="card skeleton-card">
+            <div class="thumb skeleton"></div>
+            <div class="line skeleton"></div>
+            <div class="line short skeleton"></div>
+          </div>`)}
+      </div>`;
+  }
+
+  private _renderList() {
+    const feed = this._feed;
+    if (!feed) return nothing;
+    const lang = pageLang(this);
+    const title = feed.playlist.title;
+    const header = html`
+      <div class="header" part="header">
+        <span class="title" part="title" id="title">${title}</span>
+        <span class="count" part="count">${formatNumber(feed.total, lang)} ${feed.total === 1 ? 'video' : 'videos'}</span>
+      </div>`;
+    if (this._items.length === 0) {
+      return html`${header}
+        <div class="message" part="empty"><slot name="empty"><p>No videos here yet.</p></slot></div>`;
+    }
+    const active = Math.min(this._active, this._items.length - 1);
+    return html`
+      ${header}
+      <ul class="cards" part="list" role="listbox" aria-labelledby="title"
+        aria-orientation=${this.layout === 'list' ? 'vertical' : nothing}
+        @keydown=${this._onKeydown} @focusin=${this._onFocusin}>
+        ${repeat(this._items, (item) => item.id, (item, index) => this._renderCard(item, index, index === active, lang))}
+      </ul>
+      ${this._renderFooter(feed, lang)}`;
+  }
+
+  private _renderCard(item: FeedItem, index: number, active: boolean, lang: string) {
+    const published = item.publish_start_date ? formatDate(item.publish_start_date, lang) : null;
+    const srcset = item.thumbnails.length ? item.thumbnails.map((t) => `${t.url} ${t.width}w`).join(', ') : nothing;
+    return html`
+      <li class="card" part="card" role="option" data-media=${item.id}
+        tabindex=${active ? 0 : -1} aria-selected=${item.id === this.selected ? 'true' : 'false'}
+        @click=${() => this._choose(index)}>
+        <div class="thumb" part="thumbnail">
+          ${item.thumbnail
+            ? html`<img src=${item.thumbnail} srcset=${srcset} sizes=${srcset === nothing ? nothing : '(min-width: 40rem) 20rem, 100vw'}
+                alt="" loading="lazy" decoding="async" />`
+            : html`<span class="placeholder" aria-hidden="true">▶</span>`}
+          ${item.duration != null ? html`
+            <span class="duration" part="duration"><span aria-hidden="true">${formatClock(item.duration, lang)}</span><span
+              class="visually-hidden">, ${formatSpokenDuration(item.duration, lang)}</span></span>` : nothing}
+        </div>
+        <div class="text">
+          <span class="card-title" part="card-title">${item.title}</span>
+          ${published ? html`<span class="meta" part="meta"><span class="visually-hidden">, published </span>${published}</span>`
+            : nothing}
+        </div>
+      </li>`;
+  }
+
+  private _renderFooter(feed: FeedResponse, lang: string) {
+    if (feed.next_page == null) return nothing;
+    const loading = this._more === 'loading';
+    return html`
+      <div class="footer">
+        <button part="load-more" ?disabled=${loading} aria-busy=${loading ? 'true' : 'false'}
+          @click=${() => this._loadMore()}>${loading ? 'Loading…' : this._more === 'error' ? 'Try again' : 'Load more'}</button>
+        <span class="count">${formatNumber(this._items.length, lang)} of ${formatNumber(feed.total, lang)}</span>
+        ${this._more === 'error' ? html`<p class="error-text" role="alert">${this._moreError}</p>` : nothing}
+      </div>`;
+  }
+}
+
+define('reel-playlist', ReelPlaylist);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'reel-playlist': ReelPlaylist;
+  }
+}

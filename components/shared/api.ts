@@ -1,0 +1,96 @@
+/**
+ * The worker's public API as the elements call it. The worker is found from the bundle's own URL
+ * (`import.meta.url`), so a page that loads `https://<worker>/embed/reelgate.js` needs no endpoint attribute.
+ */
+import type {
+  ErrorResponse, FeedResponse, GateResponse, MediaResponse, PlayerResponse,
+} from '../../worker/public-api.ts';
+import { DEV_IP_HEADER, settings } from './settings.ts';
+
+/** The origin the bundle was loaded from: where its worker answers. */
+export const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
+
+/** A refused or failed call. `status` is 0 when the worker could not be reached at all. */
+export class ReelApiError extends Error {
+  override readonly name = 'ReelApiError';
+  constructor(readonly status: number, readonly code: string, description: string) {
+    super(description);
+  }
+
+  /** True when trying again later may help (network failure, 5xx, 429). */
+  get transient(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+function isErrorBody(body: unknown): body is ErrorResponse {
+  const errors = (body as ErrorResponse | null)?.errors;
+  return Array.isArray(errors) && errors.length > 0 && typeof errors[0]?.code === 'string';
+}
+
+/** The base URL of the worker an element talks to: its `endpoint` attribute, else the bundle's origin. */
+export function apiBase(endpoint: string | null | undefined): string {
+  const base = endpoint && endpoint.trim() ? endpoint.trim() : BUNDLE_ORIGIN;
+  return base.replace(/\/+$/, '');
+}
+
+async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const devIp = settings().devIp;
+  if (devIp) headers[DEV_IP_HEADER] = devIp;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal, credentials: 'omit' });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new ReelApiError(0, 'network_error', 'The video service could not be reached.');
+  }
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  if (response.ok && body !== null && !isErrorBody(body)) return body as T;
+  if (isErrorBody(body)) {
+    const first = body.errors[0]!;
+    throw new ReelApiError(response.status, first.code, first.description);
+  }
+  throw new ReelApiError(response.status, response.ok ? 'invalid_response' : 'server_error',
+    'The video service answered with something unexpected.');
+}
+
+const seg = encodeURIComponent;
+
+export function fetchFeed(endpoint: string | null, site: string, playlist: string, page: number, pageLength: number,
+  signal: AbortSignal): Promise<FeedResponse> {
+  const query = new URLSearchParams({ page: String(page), page_length: String(pageLength) });
+  return getJson(`${apiBase(endpoint)}/api/sites/${seg(site)}/playlists/${seg(playlist)}?${query}`, signal);
+}
+
+export function fetchMedia(endpoint: string | null, site: string, media: string, signal: AbortSignal)
+  : Promise<MediaResponse> {
+  return getJson(`${apiBase(endpoint)}/api/sites/${seg(site)}/media/${seg(media)}`, signal);
+}
+
+export function fetchPlayer(endpoint: string | null, site: string, player: string, signal: AbortSignal)
+  : Promise<PlayerResponse> {
+  return getJson(`${apiBase(endpoint)}/api/sites/${seg(site)}/players/${seg(player)}`, signal);
+}
+
+export function fetchGate(endpoint: string | null, policy: string, signal: AbortSignal): Promise<GateResponse> {
+  return getJson(`${apiBase(endpoint)}/api/gate/${seg(policy)}`, signal);
+}
+
+/** What a visitor should read for a failed call. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ReelApiError) {
+    if (error.status === 451 || error.code === 'geo_blocked') return 'This content isn’t available where you are.';
+    if (error.status === 404) return 'This content could not be found.';
+    if (error.status === 429) return 'Too many requests just now. Please try again in a moment.';
+    if (error.status === 0) return 'The video service could not be reached. Check your connection and try again.';
+    if (error.status >= 500) return 'The video service is having trouble. Please try again.';
+    return error.message;
+  }
+  return 'Something went wrong while loading.';
+}

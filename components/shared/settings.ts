@@ -1,0 +1,21 @@
+/**
+ * Page-wide settings a page may set on `window.reelgate` before or after loading the bundle.
+ *
+ * `devIp`: a documentation address (e.g. `192.0.2.30`) sent as `x-reelgate-dev-ip` so a worker running with
+ * DEV_MODE on treats the visitor as coming from there. Only sent when the page sets it: the elements never invent one.
+ */
+export interface ReelgateSettings {
+  devIp?: string | null;
+}
+
+declare global {
+  interface Window {
+    reelgate?: ReelgateSettings;
+  }
+}
+
+export const DEV_IP_HEADER = 'x-reelgate-dev-ip';
+
+export function settings(): ReelgateSettings {
+  return (globalThis as { reelgate?: ReelgateSettings }).reelgate ?? {};
+}

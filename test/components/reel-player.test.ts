@@ -1,0 +1,223 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../components/reel-player/reel-player.ts';
+import '../../components/reel-playlist/reel-playlist.ts';
+import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
+import { pickSource } from '../../components/reel-player/pick-source.ts';
+import { playerOptions } from '../../components/shared/setup-config.ts';
+import type { MediaSource } from '../../worker/public-api.ts';
+import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
+import { SITE, feed, media, player } from './support/fixtures.ts';
+import { $, $$, nextEvent, untilState } from './support/dom.ts';
+
+const ENDPOINT = 'https://worker.example.test';
+const MEDIA_PATH = /^\/api\/sites\/[^/]+\/media\/[^/]+$/;
+const PLAYER_PATH = /^\/api\/sites\/[^/]+\/players\/[^/]+$/;
+const FEED_PATH = /^\/api\/sites\/[^/]+\/playlists\/[^/]+$/;
+
+function serveMedia(worker: FakeWorker) {
+  worker.on(MEDIA_PATH, (url) => json(media(url.pathname.split('/').pop()!)));
+}
+
+async function mount(width: number, attrs: { media?: string; player?: string } = {}) {
+  const wrapper = await fixture<HTMLDivElement>(html`
+    <div style="inline-size: ${width}px">
+      <reel-player site=${SITE} media=${attrs.media ?? 'media001'} player=${attrs.player ?? ''} endpoint=${ENDPOINT}>
+      </reel-player>
+    </div>`);
+  return wrapper.querySelector('reel-player')!;
+}
+
+const video = (el: ReelPlayer) => $(el, 'video') as HTMLVideoElement;
+
+describe('setup_config → player options', () => {
+  it('maps every documented option', () => {
+    expect(playerOptions({
+      aspectratio: '1:1', autostart: 'viewable', mute: false, repeat: true, preload: 'auto', stretching: 'fill',
+      playbackRateControls: [2, 0.5, 1.5], displaytitle: false, displaydescription: false,
+    })).to.deep.equal({
+      aspectRatio: '1 / 1', autostart: 'viewable', muted: true, repeat: true, preload: 'auto', fit: 'cover',
+      rates: [0.5, 1, 1.5, 2], showTitle: false, showDescription: false,
+    });
+  });
+
+  it('uses the platform defaults when options are missing or malformed', () => {
+    expect(playerOptions({ aspectratio: 'wide', preload: 'everything', autostart: 'soon' })).to.deep.equal({
+      aspectRatio: null, autostart: false, muted: false, repeat: false, preload: 'metadata', fit: 'contain',
+      rates: null, showTitle: true, showDescription: true,
+    });
+  });
+
+  it('maps stretching names to object-fit', () => {
+    const fit = (stretching: string) => playerOptions({ stretching }).fit;
+    expect(['uniform', 'fill', 'exactfit', 'none', 'cover'].map(fit))
+      .to.deep.equal(['contain', 'cover', 'fill', 'none', 'cover']);
+  });
+
+  it('gives a default speed menu for playbackRateControls: true, none for false', () => {
+    expect(playerOptions({ playbackRateControls: true }).rates).to.deep.equal([0.5, 0.75, 1, 1.25, 1.5, 2]);
+    expect(playerOptions({ playbackRateControls: false }).rates).to.equal(null);
+  });
+});
+
+describe('rendition choice', () => {
+  const sources: MediaSource[] = [
+    { url: 'hls', type: 'application/vnd.apple.mpegurl', width: null, height: null, filesize: 1, label: 'HLS' },
+    ...[1920, 1280, 640].map((width) => ({ url: `mp4-${width}`, type: 'video/mp4', width, height: null,
+      filesize: width, label: `${width}p` })),
+  ];
+
+  it('takes the narrowest progressive rendition at least as wide as needed', () => {
+    const mp4Only = (type: string) => type === 'video/mp4';
+    expect(pickSource(sources, 600, mp4Only)!.url).to.equal('mp4-640');
+    expect(pickSource(sources, 641, mp4Only)!.url).to.equal('mp4-1280');
+    expect(pickSource(sources, 4000, mp4Only)!.url).to.equal('mp4-1920');
+  });
+
+  it('prefers HLS only where the browser plays it natively', () => {
+    expect(pickSource(sources, 600, () => true)!.url).to.equal('hls');
+    expect(pickSource(sources.slice(0, 1), 600, (type) => type === 'video/mp4')).to.equal(null);
+  });
+});
+
+describe('<reel-player>', () => {
+  let worker: FakeWorker;
+  beforeEach(() => {
+    worker = new FakeWorker().install();
+  });
+  afterEach(() => worker.restore());
+
+  it('loads the rendition that fits its width on this screen, with poster and text tracks', async () => {
+    serveMedia(worker);
+    const el = await mount(Math.ceil(600 / devicePixelRatio));
+    await untilState(el, 'complete');
+    const v = video(el);
+    expect(v.getAttribute('src')).to.equal('https://cdn.example.test/videos/media001/640.mp4');
+    expect(v.getAttribute('poster')).to.equal('https://cdn.example.test/thumbs/media001.jpg');
+    expect(v.controls).to.equal(true);
+    expect(v.getAttribute('aria-label')).to.equal('Video: Video number 1');
+    const tracks = [...v.querySelectorAll('track')];
+    expect(tracks.map((t) => [t.kind, t.srclang, t.label, t.default])).to.deep.equal([
+      ['captions', 'en', 'English', true], ['subtitles', 'fr', 'Français', false]]);
+    expect(v.crossOrigin).to.equal('anonymous');
+  });
+
+  it('loads a wider rendition in a wider player', async () => {
+    serveMedia(worker);
+    const el = await mount(Math.ceil(1000 / devicePixelRatio));
+    await untilState(el, 'complete');
+    expect(video(el).getAttribute('src')).to.equal('https://cdn.example.test/videos/media001/1280.mp4');
+  });
+
+  it('applies the player configuration to the video', async () => {
+    serveMedia(worker);
+    worker.on(PLAYER_PATH, () => json(player({
+      aspectratio: '4:3', autostart: true, repeat: true, preload: 'none', stretching: 'exactfit',
+      playbackRateControls: [1, 2], displaytitle: true, displaydescription: false,
+    })));
+    const el = await mount(400, { player: 'RkWDvjNV' });
+    await untilState(el, 'complete');
+    await el.updateComplete;
+    const v = video(el);
+    expect(v.loop).to.equal(true);
+    expect(v.autoplay).to.equal(true);
+    expect(v.muted).to.equal(true);
+    expect(v.preload).to.equal('none');
+    expect(getComputedStyle(v).objectFit).to.equal('fill');
+    const frame = $(el, '[part="frame"]')!.getBoundingClientRect();
+    expect(Math.round(frame.height)).to.equal(300);
+    expect($(el, '[part="title"]')!.textContent).to.equal('Video number 1');
+    expect($(el, '[part="description"]')).to.equal(null);
+    const menu = $(el, '[part="rate-menu"]') as HTMLSelectElement;
+    expect([...menu.options].map((o) => o.textContent)).to.deep.equal(['1×', '2×']);
+    menu.value = '2';
+    menu.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    expect(v.playbackRate).to.equal(2);
+  });
+
+  it('without a player configuration: controls, no autoplay, no loop, title and description shown', async () => {
+    serveMedia(worker);
+    const el = await mount(400);
+    await untilState(el, 'complete');
+    const v = video(el);
+    expect([v.autoplay, v.loop, v.muted]).to.deep.equal([false, false, false]);
+    expect(getComputedStyle(v).objectFit).to.equal('contain');
+    expect($(el, '[part="description"]')!.textContent).to.equal('About video 1.');
+    expect($(el, '[part="rate-menu"]')).to.equal(null);
+    expect(worker.callsTo(PLAYER_PATH)).to.have.length(0);
+  });
+
+  it('plays what is chosen in the playlist it is linked to', async () => {
+    serveMedia(worker);
+    worker.on(FEED_PATH, () => json(feed(1, 6, 3)));
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div style="inline-size: 640px">
+        <reel-player site=${SITE} for="shelf" endpoint=${ENDPOINT}></reel-player>
+        <reel-playlist id="shelf" site=${SITE} playlist="JwMCDvZA" endpoint=${ENDPOINT}></reel-playlist>
+      </div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    const playlist = wrapper.querySelector('reel-playlist')!;
+    await untilState(playlist, 'complete');
+    // Cued with the first item until something is chosen.
+    await untilState(el, 'complete');
+    expect(el.media).to.equal('media001');
+    $$(playlist, '[part="card"]')[2]!.click();
+    await el.updateComplete;
+    expect(el.media).to.equal('media003');
+    await untilState(el, 'complete');
+    expect(video(el).getAttribute('src')).to.contain('/media003/');
+    expect(worker.callsTo(MEDIA_PATH).map((c) => c.url.pathname.split('/').pop())).to.deep.equal(['media001', 'media003']);
+  });
+
+  it('shows an error with retry, and reports it', async () => {
+    let fail = true;
+    worker.on(MEDIA_PATH, (url) => (fail ? apiError(503, 'upstream_unavailable', 'Down.')
+      : json(media(url.pathname.split('/').pop()!))));
+    const error = nextEvent(document, 'reel-error');
+    const el = await mount(400);
+    await untilState(el, 'error');
+    expect((await error).code).to.equal('upstream_unavailable');
+    fail = false;
+    $(el, '[part="retry"]')!.click();
+    await untilState(el, 'complete');
+    expect(video(el)).to.not.equal(null);
+  });
+
+  it('says the video is not available where the visitor is on 451', async () => {
+    worker.on(MEDIA_PATH, () => apiError(451, 'geo_blocked', 'Blocked.'));
+    const el = await mount(400);
+    await untilState(el, 'error');
+    expect($(el, '[part="error"] p')!.textContent).to.equal('This content isn’t available where you are.');
+  });
+
+  it('shows a placeholder with nothing to play', async () => {
+    const el = await mount(400, { media: '' });
+    expect(el.getAttribute('state')).to.equal('idle');
+    expect($(el, '.placeholder')!.textContent!.trim()).to.equal('Choose a video to play.');
+    expect(worker.calls).to.have.length(0);
+  });
+
+  it('never lets a stale media answer overwrite a newer one', async () => {
+    const first = hold();
+    worker.on(MEDIA_PATH, (url) => (url.pathname.endsWith('media001') ? first.promise
+      : json(media(url.pathname.split('/').pop()!))));
+    const el = await mount(400);
+    await el.updateComplete;
+    el.media = 'media002';
+    await untilState(el, 'complete');
+    first.release(json(media('media001')));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    expect(video(el).getAttribute('src')).to.contain('/media002/');
+    expect(worker.callsTo(MEDIA_PATH)[0]!.signal!.aborted).to.equal(true);
+  });
+
+  it('passes an axe accessibility audit', async () => {
+    serveMedia(worker);
+    worker.on(PLAYER_PATH, () => json(player({ playbackRateControls: true })));
+    const el = await mount(400, { player: 'RkWDvjNV' });
+    await untilState(el, 'complete');
+    await el.updateComplete;
+    await expect(el).to.be.accessible();
+  });
+});

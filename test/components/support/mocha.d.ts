@@ -1,0 +1,12 @@
+// The mocha globals web-test-runner provides (no @types/mocha in the pinned toolchain).
+interface MochaContext {
+  timeout(ms: number): void;
+  skip(): never;
+}
+type MochaFn = (this: MochaContext) => void | Promise<void>;
+declare function describe(name: string, body: () => void): void;
+declare function it(name: string, body: MochaFn): void;
+declare function before(body: MochaFn): void;
+declare function after(body: MochaFn): void;
+declare function beforeEach(body: MochaFn): void;
+declare function afterEach(body: MochaFn): void;
