@@ -61,7 +61,11 @@ async function edgeWorkerTestConfig() {
     custom_params_allowlist: ['series', 'episode'],
     sites: {
       [northwind.id]: {
-        playlists: { [playlist(northwind, 'dynamic').id]: 'gb-only' },
+        playlists: {
+          [playlist(northwind, 'dynamic').id]: 'gb-only',
+          [playlist(northwind, 'search').id]: 'not-us',
+          [playlist(northwind, 'trending').id]: 'no-proxies',
+        },
         media: { [picks.manual.media_ids[0]]: 'no-proxies' },
       },
       [harbour.id]: { policy: 'europe' },

@@ -152,6 +152,22 @@ describe('policies on content', () => {
     await expectError(await api(path, { ip: IP.unknown }), 451, 'geo_blocked');
   });
 
+  it('answers 451 for a feed under a denied country, and under a denied proxy type', async () => {
+    const search = await playlistOfType(SITE, 'search');
+    expect(config.sites[SITE]!.playlists![search.id]).toBe('not-us');
+    const searchPath = `/api/sites/${SITE}/playlists/${search.id}`;
+    expect((await api(searchPath, { ip: IP.london })).status).toBe(200);
+    expect((await api(searchPath, { ip: IP.unknown })).status).toBe(200); // not-us lets unknown locations through
+    await expectError(await api(searchPath, { ip: IP.newYork }), 451, 'geo_blocked');
+
+    const trending = await playlistOfType(SITE, 'trending');
+    expect(config.sites[SITE]!.playlists![trending.id]).toBe('no-proxies');
+    const trendingPath = `/api/sites/${SITE}/playlists/${trending.id}`;
+    expect((await api(trendingPath, { ip: IP.newYork })).status).toBe(200);
+    await expectError(await api(trendingPath, { ip: IP.hostingSeattle }), 451, 'geo_blocked');
+    await expectError(await api(trendingPath, { ip: IP.torAmsterdam }), 451, 'geo_blocked');
+  });
+
   it('refuses a media bound to a policy (451) and leaves it out of feeds for that caller', async () => {
     const [mediaId] = Object.keys(config.sites[SITE]!.media!);
     const manual = await playlistOfType(SITE, 'manual');
