@@ -210,7 +210,10 @@ describe('keys and scopes', () => {
     const writer = await createKey(['write'], [SITE]);
     await expectError(await send(`${V2}/players/`, 'POST', reader, { metadata: { name: 'x' } }), 403, 'forbidden');
     await expectError(await gateway(`${V2}/players/`, { headers: writer.auth }), 403, 'forbidden');
-    await expectError(await gateway(`/v2/sites/${EUROPE_SITE}/players/`, { headers: reader.auth }), 403, 'forbidden');
+    const outside = await gateway(`/v2/sites/${EUROPE_SITE}/players/`, { headers: reader.auth });
+    // A known caller learns its share even when refused.
+    expect(outside.headers.get('svc-request-remaining')).toMatch(/^\d+$/);
+    await expectError(outside, 403, 'forbidden');
     await expectError(await send(`/v2/sites/${EUROPE_SITE}/players/`, 'POST', writer, { metadata: { name: 'x' } }), 403, 'forbidden');
     expect((await stats()).total).toBe(0);
     expect((await gateway(`${V2}/players/`, { headers: reader.auth })).status).toBe(200);

@@ -55,7 +55,7 @@ export class KeyStore {
     return results.map(fromRow);
   }
 
-  /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+  /** Revokes a key and returns it; null when there is no such key. Revoking twice keeps the first time. */
   async revoke(id: string): Promise<AccessKey | null> {
     await this.db
       .prepare('UPDATE access_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')

@@ -3,7 +3,10 @@
  * `/admin/...` for the operator. `worker/index.ts` hands these paths here before the public router (whose guard only
  * knows read methods). Every refusal is the v2 error format (the v1 shape under `/v1`), with security headers.
  */
+import { budgetStub } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
+import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
+import type { AccessKey } from './access-keys.ts';
 import { applySecurityHeaders } from '../security-headers.ts';
 import { handleAdmin } from './admin-routes.ts';
 import { gatewayErrorResponse, invalid, methodNotAllowed } from './errors.ts';
@@ -39,6 +42,23 @@ function checkPlainPath(path: string): void {
 
 async function handleV2(request: Request, env: Env, path: string): Promise<Response> {
   const key = await authenticate(request, env);
+  let response: Response;
+  try {
+    response = await forwardV2(request, env, path, key);
+  } catch (error) {
+    response = gatewayErrorResponse(error);
+  }
+  // A known caller always learns its share, refusals included.
+  if (!response.headers.has(RATE_LIMIT_HEADER)) {
+    const share = await budgetStub(env).shareOf(key.id);
+    response = new Response(response.body, response);
+    response.headers.set(RATE_LIMIT_HEADER, String(share.limit));
+    response.headers.set(RATE_REMAINING_HEADER, String(share.remaining));
+  }
+  return response;
+}
+
+async function forwardV2(request: Request, env: Env, path: string, key: AccessKey): Promise<Response> {
   const lookup = matchV2Route(request.method, path);
   switch (lookup.kind) {
     case 'invalid':
