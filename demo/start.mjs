@@ -33,7 +33,11 @@ if (existsSync(at('components/build.mjs'))) {
 
 const wrangler = at('node_modules/.bin/wrangler');
 if (!existsSync(wrangler)) fail('wrangler is not installed; run npm ci first.');
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+// No metrics, and no fetch of the `Request.cf` template: the stack runs offline.
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+// The sandbox's limit per minute, for trying the worker's budget against a tighter or looser platform.
+const rateLimit = process.env.SANDBOX_RATE_LIMIT_PER_MINUTE;
+if (rateLimit !== undefined && !/^[1-9]\d*$/.test(rateLimit)) fail('SANDBOX_RATE_LIMIT_PER_MINUTE must be a positive integer.');
 const children = [];
 let stopping = false;
 
@@ -41,6 +45,7 @@ const sandbox = run('sandbox', [
   'dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort), '--ip', '127.0.0.1',
   '--inspector-port', String(sandboxPort + 1000), '--persist-to', '.wrangler/state',
   '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
+  ...(rateLimit ? ['--var', `RATE_LIMIT_PER_MINUTE:${rateLimit}`] : []),
 ]);
 const upstream = `http://localhost:${sandboxPort}`;
 const worker = run('worker', [
@@ -79,7 +84,8 @@ function run(name, args) {
   };
   relay(child.stdout, process.stdout);
   relay(child.stderr, process.stderr);
-  child.on('exit', (code, signal) => stop(`${name} exited (${signal ?? `code ${code}`})`, code === 0 ? 0 : 1));
+  // Either process ending on its own ends the stack: half of it is no use.
+  child.on('exit', (code, signal) => stop(`${name} exited (${signal ?? `code ${code}`})`, 1));
   return { child, ready };
 }
 
