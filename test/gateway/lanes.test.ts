@@ -3,7 +3,8 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
-import { createKey, expectError, gateway, resetGateway, send, SITE, stats } from './helpers.ts';
+import { api } from '../worker/helpers.ts';
+import { catalog, createKey, expectError, gateway, resetGateway, send, SITE, stats } from './helpers.ts';
 
 beforeEach(() => resetGateway());
 
@@ -65,12 +66,13 @@ describe('lane order and fairness', () => {
     await stub().reset();
   });
 
-  it('queued writes go before queued reads, and keys take turns inside a lane', { timeout: 30_000 }, async () => {
+  it('public misses go first, then queued writes, then reads, with keys taking turns inside a lane', { timeout: 30_000 }, async () => {
     await runInDurableObject(stub(), (object) => {
       (object as unknown as { env: typeof env }).env = { ...env, REELGATE_CONFIG: JSON.stringify(slow) };
     });
     await stub().reset();
     const [importer, dashboard, cms] = await Promise.all([createKey(['read']), createKey(['read']), createKey(['write'])]);
+    const player = (await catalog()).sites.find((s: { id: string }) => s.id === SITE).players[0];
     // Spend the one token, then hold the bucket as an upstream Retry-After would, so everything below queues.
     expect((await gateway(`${V2}/players/`, { headers: importer.auth })).status).toBe(200);
     await runInDurableObject(stub(), (object) => {
@@ -97,17 +99,22 @@ describe('lane order and fairness', () => {
     all.push(...[1, 2].map((i) => track(`cms-write-${i}`,
       send(`${V2}/players/`, 'POST', cms, { metadata: { name: `cms ${i}` } }))));
     await waitQueued(6);
+    // Last of all, a widget's cache miss on the public API.
+    all.push(track('public-miss', api(`/api/sites/${SITE}/players/${player}`)));
+    await waitQueued(7);
 
     const results = await Promise.all(all);
     for (const r of results) expect(r.status, `${r.label}: ${r.text}`).toBeLessThan(300);
-    // Writes first (though they came last); then the readers in turns: the dashboard's single read is not stuck
+    // The public lane first, then the writes (though they came late); then the readers in turns: the dashboard's single read is not stuck
     // behind the whole import job.
-    expect(order.slice(0, 2).sort()).toEqual(['cms-write-1', 'cms-write-2']);
-    expect(order.slice(2)).toEqual(['importer-read-1', 'dashboard-read', 'importer-read-2', 'importer-read-3']);
+    expect(order[0]).toBe('public-miss');
+    expect(order.slice(1, 3).sort()).toEqual(['cms-write-1', 'cms-write-2']);
+    expect(order.slice(3)).toEqual(['importer-read-1', 'dashboard-read', 'importer-read-2', 'importer-read-3']);
 
     // Within the budget: the warm-up, then one call per refill.
     const elapsedMinutes = (Date.now() - started) / 60_000;
     expect((await stats()).total).toBeLessThanOrEqual(1 + 1 + Math.ceil(elapsedMinutes * 59));
+    expect((await stats()).total).toBe(8);
     expect((await stats()).rate_limited).toBe(0);
   });
 });
