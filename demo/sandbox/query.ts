@@ -220,7 +220,8 @@ export function listPage<T extends { id: string }>(
   const paging = parsePaging(params);
   const q = params.get('q');
   let selected = docs;
-  if (q !== null) {
+  // An empty `q` filters nothing, as an absent one; anything else must parse.
+  if (q !== null && q.trim() !== '') {
     const query = parseQuery(q, fields);
     validateQueryDates(query, fields);
     selected = docs.filter((doc) => matches(doc as unknown as Record<string, unknown>, query, fields));

@@ -13,6 +13,15 @@ import { seedCatalog } from './seed.ts';
 import { Store } from './store.ts';
 
 const WINDOW_MS = 60_000;
+
+/** What a person opening the sandbox in a browser needs to find their way. */
+const INDEX = {
+  name: 'reelgate sandbox upstream',
+  about: 'A stand-in for the video platform (Management API v2 and Geo Location Lookup API). Local use only.',
+  v2: '/v2/sites/<site_id>/... with Authorization: Bearer <API_SECRET>',
+  geo: '/ip_lookup/<client>/<ip_address> with X-Auth-Key: <GEO_API_KEY>',
+  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'POST /_sandbox/reset'],
+};
 const GEO_PATTERN = 'GET /ip_lookup/:client/:ip';
 
 export class SandboxState extends DurableObject<SandboxEnv> {
@@ -50,6 +59,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       }
       if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
       if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);
+      if (path === '/' && request.method === 'GET') return json(INDEX);
       return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
     } catch (error) {
       console.error('sandbox failure', error);

@@ -92,6 +92,10 @@ describe('q', () => {
     for (const media of sameDay.media) expect(media.metadata.publish_start_date!.slice(0, 10)).toBe(day);
   });
 
+  it('an empty q filters nothing', async () => {
+    expect((await list('q=&page_length=1')).total).toBe(site.media_total);
+  });
+
   it('filters before paging: total counts the matches', async () => {
     const answer = await list('q=status:ready&page_length=5');
     expect(answer.media).toHaveLength(5);
