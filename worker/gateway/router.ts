@@ -5,9 +5,9 @@
  */
 import { budgetStub } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
+import { applySecurityHeaders } from '../security-headers.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
-import { applySecurityHeaders } from '../security-headers.ts';
 import { handleAdmin } from './admin-routes.ts';
 import { gatewayErrorResponse, invalid, methodNotAllowed } from './errors.ts';
 import { authenticate, outcomeResponse, performCall } from './forward.ts';
