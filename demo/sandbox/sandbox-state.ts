@@ -95,15 +95,17 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     }
 
     const limit = this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env);
+    const now = Date.now();
+    const hits = this.store.rateHits(now - WINDOW_MS, bucket);
     if (faults.outage) {
+      // The platform is down: nothing is executed and nothing is counted against the window.
       stats.faults_injected++;
       this.saveStats(stats);
-      return errorResponse(503, 'server_error', 'The platform is unavailable (sandbox outage fault).',
-        { 'svc-request-limit': String(limit), 'svc-request-remaining': '0', 'retry-after': '30' });
+      return errorResponse(503, 'server_error', 'The platform is unavailable (sandbox outage fault).', {
+        'svc-request-limit': String(limit), 'svc-request-remaining': String(Math.max(0, limit - hits.length)), 'retry-after': '30',
+      });
     }
 
-    const now = Date.now();
-    const hits = this.store.rateHits(bucket, now - WINDOW_MS);
     if (faults.force_429 || hits.length >= limit) {
       stats.rate_limited++;
       if (faults.force_429) stats.faults_injected++;

@@ -79,9 +79,9 @@ export class Store {
 
   // ---- sliding-window rate limiting: one row per accepted call
 
-  /** Calls accepted in `bucket` since `since` (ms), oldest first; older rows are pruned on the way. */
-  rateHits(bucket: string, since: number): number[] {
-    this.sql.exec('DELETE FROM rate_hits WHERE bucket = ? AND at <= ?', bucket, since);
+  /** Calls accepted in `bucket` since `since` (ms), oldest first; rows older than that are pruned on the way. */
+  rateHits(since: number, bucket: string): number[] {
+    this.sql.exec('DELETE FROM rate_hits WHERE at <= ?', since);
     return this.sql.exec<{ at: number }>('SELECT at FROM rate_hits WHERE bucket = ? ORDER BY at', bucket)
       .toArray().map((row) => row.at);
   }

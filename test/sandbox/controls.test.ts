@@ -71,8 +71,12 @@ describe('faults', () => {
     expect(v2.body).toEqual(errorShape('server_error'));
     const geo = await env.SANDBOX.fetch(`${ORIGIN}/ip_lookup/reelgate/192.0.2.10`, { headers: { 'x-auth-key': GEO_KEY } });
     expect(geo.status).toBe(503);
+    expect(v2.response.headers.get('svc-request-limit')).toBe('10000');
     expect(await (await control('POST', 'faults', {})).json()).toEqual({ faults: {} });
-    expect((await call('GET', `/v2/sites/${big.id}/media/`)).status).toBe(200);
+    const after = await call('GET', `/v2/sites/${big.id}/media/`);
+    expect(after.status).toBe(200);
+    // Calls refused by the outage never reached the platform, so they took no slot of the window.
+    expect(after.headers.get('svc-request-remaining')).toBe('9999');
   });
 
   it('error_rate 1: every authorised call fails with 500 or 503 server_error', async () => {
