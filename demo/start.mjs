@@ -2,7 +2,7 @@
 // `npm start`: the whole stack locally, no account and no secret. The sandbox upstream (demo/sandbox/) on
 // SANDBOX_PORT (8788) and the edge worker on PORT (8787) pointed at it, both with the secrets from .dev.vars.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,7 +19,15 @@ if (!existsSync(at('.dev.vars'))) {
   copyFileSync(at('.dev.vars.example'), at('.dev.vars'));
   console.log('[start] created .dev.vars from .dev.vars.example (sandbox-only values)');
 }
-const vars = parseDevVars(readFileSync(at('.dev.vars'), 'utf8'));
+// A .dev.vars from an older checkout may lack names added to the example since: fill those in, keep the rest.
+const example = parseDevVars(readFileSync(at('.dev.vars.example'), 'utf8'));
+const current = parseDevVars(readFileSync(at('.dev.vars'), 'utf8'));
+const missing = Object.keys(example).filter((name) => !(name in current));
+if (missing.length > 0) {
+  appendFileSync(at('.dev.vars'), `\n# Added by npm start from .dev.vars.example\n${missing.map((name) => `${name}=${example[name]}`).join('\n')}\n`);
+  console.log(`[start] added ${missing.join(', ')} to .dev.vars from .dev.vars.example`);
+}
+const vars = { ...example, ...current };
 for (const name of ['API_SECRET', 'GEO_API_KEY']) {
   if (!vars[name]) fail(`.dev.vars has no ${name}; copy it from .dev.vars.example.`);
 }
