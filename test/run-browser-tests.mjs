@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm run test:components`: the component suites in Chromium through web-test-runner.
 // 1. Finds a browser (CHROME_PATH, then the usual Chromium/Chrome paths) or stops with how to install one.
-// 2. Starts the sandbox upstream and the edge worker with `wrangler dev` on spare ports (DEV_MODE on, sandbox-only
+// 2. Starts the sandbox upstream and the edge worker with `wrangler dev` on free ports from 18787/18788 (DEV_MODE on, sandbox-only
 //    secrets from .dev.vars.example, state in a throwaway directory), waits until both answer, and hands the worker's
 //    address to the integration suite (REELGATE_TEST_WORKER). REELGATE_SKIP_INTEGRATION=1 skips that part.
 // 3. Runs web-test-runner, stops both workers, and exits with its status. The summary reporter writes
 //    .build/wtr-summary.json ({passed, failed}) and prints "components: N passed, N failed".
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,36 @@ function startWrangler(name, args) {
   return { child, log: () => log };
 }
 
+/** True when nothing listens on the port (others may run their own wrangler dev on the suggested ones). */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** The first free port from `start` on, skipping ones already handed out. */
+async function freePort(start, taken) {
+  for (let port = start; port < start + 200; port++) {
+    if (!taken.has(port) && (await portFree(port))) {
+      taken.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port from ${start}`);
+}
+
+/** Resolves once wrangler says it is ready, so a server someone else runs on a port can never be mistaken for ours. */
+async function ready(handle, deadline) {
+  while (Date.now() < deadline) {
+    if (handle.child.exitCode !== null) return false;
+    if (handle.log().includes('Ready on')) return true;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return false;
+}
+
 async function answers(url, deadline) {
   while (Date.now() < deadline) {
     try {
@@ -92,20 +123,24 @@ let workerUrl = null;
 let state = null;
 if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
   const vars = devVars();
-  const workerPort = Number(process.env.REELGATE_TEST_WORKER_PORT ?? 18787);
-  const sandboxPort = Number(process.env.REELGATE_TEST_SANDBOX_PORT ?? 18788);
+  const taken = new Set();
+  const workerPort = await freePort(Number(process.env.REELGATE_TEST_WORKER_PORT ?? 18787), taken);
+  const sandboxPort = await freePort(Number(process.env.REELGATE_TEST_SANDBOX_PORT ?? 18788), taken);
+  const workerInspector = await freePort(workerPort + 1100, taken);
+  const sandboxInspector = await freePort(sandboxPort + 1100, taken);
   state = mkdtempSync(join(tmpdir(), 'reelgate-wtr-'));
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandbox = startWrangler('sandbox', ['dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort),
-    '--ip', '127.0.0.1', '--inspector-port', String(sandboxPort + 1100), '--persist-to', state,
+    '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', state,
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(workerPort),
-    '--ip', '127.0.0.1', '--inspector-port', String(workerPort + 1100), '--persist-to', state,
+    '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', state,
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', 'DEV_MODE:true',
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const deadline = Date.now() + 90_000;
-  const ready = (await answers(`${sandboxUrl}/`, deadline)) && (await answers(`http://127.0.0.1:${workerPort}/api/geo`, deadline));
-  if (!ready) {
+  const up = (await ready(sandbox, deadline)) && (await ready(worker, deadline)) &&
+    (await answers(`${sandboxUrl}/`, deadline)) && (await answers(`http://127.0.0.1:${workerPort}/api/geo`, deadline));
+  if (!up) {
     console.error('test:components: the worker and sandbox did not start within 90 s:\n' +
       `${sandbox.log().slice(-1500)}\n${worker.log().slice(-1500)}`);
     await stopAll();
