@@ -147,7 +147,23 @@ export class ReelPlayer extends LitElement {
   private readonly _onLoad = (event: ReelLoadEvent) => {
     if (!this.htmlFor || (event.target as Element | null)?.id !== this.htmlFor) return;
     this._cue(event.target as PlaylistLike);
+    this.requestUpdate();
   };
+
+  // The linked playlist failed: stop showing a loading frame and invite a choice instead.
+  private readonly _onLinkedError = (event: Event) => {
+    if (this.htmlFor && (event.target as Element | null)?.id === this.htmlFor) this.requestUpdate();
+  };
+
+  /** True while the linked playlist is still loading the item this player will cue. */
+  private _waitingForPlaylist(): boolean {
+    if (!this.htmlFor || this.media) return false;
+    const playlist = this._root?.getElementById(this.htmlFor);
+    if (!playlist) return false;
+    // Before its first render a playlist has no state yet: it is about to load.
+    const state = playlist.getAttribute('state');
+    return state === null || state === 'loading';
+  }
 
   private _follow(): void {
     this._unfollow();
@@ -155,6 +171,7 @@ export class ReelPlayer extends LitElement {
     this._root = this.getRootNode() as Document | ShadowRoot;
     this._root.addEventListener(ReelSelectEvent.type, this._onSelect as EventListener);
     this._root.addEventListener(ReelLoadEvent.type, this._onLoad as EventListener);
+    this._root.addEventListener(ReelErrorEvent.type, this._onLinkedError);
     const playlist = this._root.getElementById(this.htmlFor) as PlaylistLike | null;
     if (playlist) this._cue(playlist);
   }
@@ -162,6 +179,7 @@ export class ReelPlayer extends LitElement {
   private _unfollow(): void {
     this._root?.removeEventListener(ReelSelectEvent.type, this._onSelect as EventListener);
     this._root?.removeEventListener(ReelLoadEvent.type, this._onLoad as EventListener);
+    this._root?.removeEventListener(ReelErrorEvent.type, this._onLinkedError);
     this._root = null;
   }
 
@@ -235,7 +253,8 @@ export class ReelPlayer extends LitElement {
     const options = this.options;
     const frameStyle = styleMap({ '--_ratio': options.aspectRatio ?? '16 / 9', '--_fit': options.fit });
     return this._media.render({
-      initial: () => html`
+      initial: () => this._waitingForPlaylist() ? html`
+        <div class="frame skeleton" part="frame" style=${frameStyle} aria-busy="true"></div>` : html`
         <div class="frame" part="frame" style=${frameStyle}>
           <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>
         </div>`,

@@ -157,6 +157,8 @@ describe('<reel-player>', () => {
       </div>`);
     const el = wrapper.querySelector('reel-player')!;
     const playlist = wrapper.querySelector('reel-playlist')!;
+    // While the playlist loads, the player shows a loading frame rather than asking for a choice.
+    if (playlist.getAttribute('state') === 'loading') expect($(el, '.frame.skeleton')).to.not.equal(null);
     await untilState(playlist, 'complete');
     // Cued with the first item until something is chosen.
     await untilState(el, 'complete');
@@ -167,6 +169,21 @@ describe('<reel-player>', () => {
     await untilState(el, 'complete');
     expect(video(el).getAttribute('src')).to.contain('/media003/');
     expect(worker.callsTo(MEDIA_PATH).map((c) => c.url.pathname.split('/').pop())).to.deep.equal(['media001', 'media003']);
+  });
+
+  it('invites a choice when its linked playlist turns out empty', async () => {
+    worker.on(FEED_PATH, () => json(feed(1, 6, 0)));
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div>
+        <reel-player site=${SITE} for="shelf" endpoint=${ENDPOINT}></reel-player>
+        <reel-playlist id="shelf" site=${SITE} playlist="JwMCDvZA" endpoint=${ENDPOINT}></reel-playlist>
+      </div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    await untilState(wrapper.querySelector('reel-playlist')!, 'empty');
+    await el.updateComplete;
+    expect($(el, '.frame.skeleton')).to.equal(null);
+    expect($(el, '.placeholder')!.textContent!.trim()).to.equal('Choose a video to play.');
+    expect(worker.callsTo(MEDIA_PATH)).to.have.length(0);
   });
 
   it('shows an error with retry, and reports it', async () => {
