@@ -14,6 +14,11 @@ import { Store } from './store.ts';
 
 const WINDOW_MS = 60_000;
 
+/** The secret of an `Authorization: Bearer <secret>` value (scheme case-insensitive), or null. */
+function bearerToken(header: string | null): string | null {
+  return header === null ? null : /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null;
+}
+
 /** What a person opening the sandbox in a browser needs to find their way. */
 const INDEX = {
   name: 'reelgate sandbox upstream',
@@ -74,8 +79,11 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       ? request.headers.get('authorization')
       : request.headers.get('x-auth-key') ?? request.headers.get('x_auth_key');
     const credentialHash = credential === null ? null : await sha256Hex(credential);
-    // Rate windows are per presented credential: a wrong secret fills its own window, never the real one's.
-    const bucket = `${family}:${credentialHash ?? 'anonymous'}`;
+    // Rate windows are per presented credential: a wrong secret fills its own window, never the real one's. The
+    // window follows the secret itself, so spelling the scheme differently ("bearer", two spaces) buys no new one.
+    const token = family === 'v2' ? bearerToken(credential) : credential;
+    const bucket = token !== null ? `${family}:key:${await sha256Hex(token)}`
+      : credentialHash !== null ? `${family}:raw:${credentialHash}` : `${family}:anonymous`;
     const delay = this.store.getMeta<Faults>('faults')?.latency_ms;
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
 
@@ -133,7 +141,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     match: ReturnType<typeof matchRoute> | null, stats: Stats, faults: Faults, bodyText: string,
   ): Response {
     const expected = family === 'v2' ? this.env.API_SECRET : this.env.GEO_API_KEY;
-    const presented = family === 'v2' ? /^Bearer\s+(\S+)$/i.exec(credential ?? '')?.[1] ?? null : credential;
+    const presented = family === 'v2' ? bearerToken(credential) : credential;
     if (presented === null || presented !== expected) {
       stats.auth_failures++;
       const what = family === 'v2' ? 'an Authorization: Bearer <API_SECRET> header' : 'an X-Auth-Key header holding the Geo Location API key';

@@ -1,6 +1,6 @@
 // The platform's limit per secret over a sliding minute: headers on every response, 429 past it, call not executed.
 import { beforeEach, expect, it } from 'vitest';
-import { call, callJson, control, errorShape, GEO_KEY, ORIGIN, reset, sites, type SiteCatalog } from './helpers.ts';
+import { call, callJson, control, errorShape, GEO_KEY, ORIGIN, reset, SECRET, sites, type SiteCatalog } from './helpers.ts';
 import { env } from 'cloudflare:test';
 
 let site: SiteCatalog;
@@ -61,6 +61,15 @@ it('a wrong secret fills its own window, never the real secret\'s', async () => 
   expect(real.headers.get('svc-request-remaining')).toBe('4');
   const guessed = await call('GET', `/v2/sites/${site.id}/media/`, { anonymous: true, headers: { authorization: 'Bearer guess' } });
   expect(guessed.status).toBe(429);
+});
+
+it('spelling the scheme differently buys no fresh window', async () => {
+  const spellings = ['Bearer ', 'bearer ', 'BEARER ', 'Bearer  ', 'Bearer\t'];
+  for (const spelling of spellings) {
+    const response = await call('GET', `/v2/sites/${site.id}/media/`, { anonymous: true, headers: { authorization: `${spelling}${SECRET}` } });
+    expect(response.status).toBe(200);
+  }
+  expect((await call('GET', `/v2/sites/${site.id}/media/`, { anonymous: true, headers: { authorization: `bearer ${SECRET}` } })).status).toBe(429);
 });
 
 it('the geo route is counted per key, apart from the v2 secret', async () => {
