@@ -8,6 +8,8 @@ export const CACHE_STATE_HEADER = 'x-reelgate-cache';
 export interface JsonOptions {
   cacheControl: string;
   cacheState?: CacheState;
+  /** When the cached answer was stored: sent as `Age`. */
+  storedAt?: number;
   timing?: ServerTiming;
 }
 
@@ -22,6 +24,7 @@ export async function jsonResponse(request: Request, body: unknown, options: Jso
   const etag = await etagOf(text);
   const headers = new Headers({ 'cache-control': options.cacheControl, etag });
   if (options.cacheState) headers.set(CACHE_STATE_HEADER, options.cacheState);
+  if (options.storedAt !== undefined) headers.set('age', String(Math.max(0, Math.floor((Date.now() - options.storedAt) / 1000))));
   if (options.timing) headers.set('server-timing', options.timing.header());
   if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   headers.set('content-type', 'application/json; charset=utf-8');

@@ -87,6 +87,7 @@ describe('stale window', () => {
     for (const response of stale) {
       expect(response.status).toBe(200);
       expect(response.headers.get('x-reelgate-cache')).toBe('STALE');
+      expect(Number(response.headers.get('age'))).toBeGreaterThanOrEqual(31);
       expect(await response.text()).toBe(body);
     }
     await eventually(async () => (await env.CACHE.get<Envelope<unknown>>(key, 'json'))!.storedAt > storedAt);

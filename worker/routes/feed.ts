@@ -28,7 +28,7 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   let personal = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
   const who = await publicCaller(request, env);
   const variant = seed || tags.length ? `:${seed ?? ''}:${tags.join(',')}` : '';
-  const { value, state } = await cached<FeedSnapshot>({
+  const { value, state, storedAt } = await cached<FeedSnapshot>({
     env, ctx, timing, kind: 'feed', key: `feed:${site.id}:${playlistId}${variant}`,
     load: (previous) => loadFeed({ env, who, site: site.id, playlistId, variant: { seed, tags },
       maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
@@ -60,6 +60,7 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   timing.note('cache', state);
   return jsonResponse(request, body, {
     cacheState: state,
+    storedAt,
     timing,
     cacheControl: personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(60, config.cache.feed.freshSeconds)),
   });

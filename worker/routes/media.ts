@@ -19,7 +19,7 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   const timing = new ServerTiming();
   const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, mediaId), timing);
   const who = await publicCaller(request, env);
-  const { value, state } = await cached<MediaResponse>({
+  const { value, state, storedAt } = await cached<MediaResponse>({
     env, ctx, timing, kind: 'media', key: `media:${site.id}:${mediaId}`,
     load: () => loadMedia(env, who, site.id, mediaId, config.customParamsAllowlist),
   });
@@ -29,6 +29,7 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   const body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, config.customParamsAllowlist) };
   return jsonResponse(request, body, {
     cacheState: state,
+    storedAt,
     timing,
     cacheControl: personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(300, config.cache.media.freshSeconds)),
   });

@@ -17,13 +17,14 @@ export const playerRoute: Handler = async (request, env, ctx) => {
   const timing = new ServerTiming();
   const personal = await enforcePolicies(request, env, ctx, [site.policy], timing);
   const who = await publicCaller(request, env);
-  const { value, state } = await cached<PlayerResponse>({
+  const { value, state, storedAt } = await cached<PlayerResponse>({
     env, ctx, timing, kind: 'player', key: `player:${site.id}:${playerId}`,
     load: () => loadPlayer(env, who, site.id, playerId),
   });
   timing.note('cache', state);
   return jsonResponse(request, value, {
     cacheState: state,
+    storedAt,
     timing,
     cacheControl: personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(300, config.cache.player.freshSeconds)),
   });
