@@ -31,6 +31,12 @@ export const playerStyles = css`
     text-align: center;
     color: #e8ebf0;
   }
+  .placeholder.failed {
+    inset-block-end: auto;
+    padding-block: 0.5rem;
+    background: rgb(0 0 0 / 0.72);
+    pointer-events: none;
+  }
   .toolbar {
     display: flex;
     flex-wrap: wrap;

@@ -40,6 +40,7 @@ interface PlaylistLike extends HTMLElement {
  * @csspart rate-menu - The playback speed `<select>`.
  * @csspart title - The media title (when the configuration shows it).
  * @csspart description - The media description (when the configuration shows it).
+ * @csspart playback-error - The notice over the frame when the browser cannot play the video file.
  * @csspart error - The error box.
  * @csspart retry - Its "Try again" button.
  *
@@ -73,6 +74,8 @@ export class ReelPlayer extends LitElement {
 
   @state() private _width = 0;
   @state() private _rate = 1;
+  /** The browser could not play the chosen rendition (missing file, unsupported codec). */
+  @state() private _playbackFailed = false;
 
   @query('video') private _video!: HTMLVideoElement | null;
 
@@ -89,6 +92,7 @@ export class ReelPlayer extends LitElement {
     task: ([endpoint, site, media], { signal }) => {
       this._locked = null;
       this._autostarted = false;
+      this._playbackFailed = false;
       if (!site || !media) return initialState;
       return fetchMedia(endpoint, site, media, signal);
     },
@@ -287,11 +291,15 @@ export class ReelPlayer extends LitElement {
             ?autoplay=${options.autostart === true}
             .muted=${options.muted}
             crossorigin=${media.tracks.length ? 'anonymous' : nothing}
-            @play=${() => this._onPlay(media, url)}>
+            @play=${() => this._onPlay(media, url)}
+            @error=${() => { this._playbackFailed = true; }}>
             ${media.tracks.map((t) => html`
               <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${t.url} ?default=${t.default} />`)}
           </video>`
           : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
+        ${url && this._playbackFailed
+          ? html`<div class="placeholder failed" part="playback-error" role="alert">This video could not be played.</div>`
+          : nothing}
       </div>
       ${rates ? html`
         <div class="toolbar" part="toolbar">

@@ -13,7 +13,6 @@ export const tokens = css`
     --_raised: var(--reel-color-surface-raised, #f1f3f6);
     --_border: var(--reel-color-border, #d5dae1);
     --_accent: var(--reel-color-accent, #0b5fd6);
-    --_on-accent: var(--reel-color-on-accent, #ffffff);
     --_danger: var(--reel-color-danger, #b42318);
     --_focus: var(--reel-color-focus, #0b5fd6);
     --_skeleton: var(--reel-color-skeleton, #e3e7ec);
@@ -31,7 +30,6 @@ export const tokens = css`
       --_raised: var(--reel-color-surface-raised, #1f2530);
       --_border: var(--reel-color-border, #394252);
       --_accent: var(--reel-color-accent, #6ea8ff);
-      --_on-accent: var(--reel-color-on-accent, #0b1220);
       --_danger: var(--reel-color-danger, #ff8a80);
       --_focus: var(--reel-color-focus, #6ea8ff);
       --_skeleton: var(--reel-color-skeleton, #2a313d);

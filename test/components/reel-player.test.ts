@@ -207,6 +207,17 @@ describe('<reel-player>', () => {
     expect($(el, '[part="error"] p')!.textContent).to.equal('This content isn’t available where you are.');
   });
 
+  it('says so when the browser cannot play the video file', async () => {
+    serveMedia(worker);
+    const el = await mount(400);
+    await untilState(el, 'complete');
+    expect($(el, '[part="playback-error"]')).to.equal(null);
+    // The fixture's delivery host does not exist, so the browser's own load fails as a missing file would.
+    await nextEvent(video(el), 'error');
+    await el.updateComplete;
+    expect($(el, '[part="playback-error"]')!.textContent).to.equal('This video could not be played.');
+  });
+
   it('shows a placeholder with nothing to play', async () => {
     const el = await mount(400, { media: '' });
     expect(el.getAttribute('state')).to.equal('idle');
