@@ -67,7 +67,9 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
   let entry = memory.get(key, now) as Envelope<T> | undefined;
   if (!entry) {
     const stored = await (timing ? timing.measure('kv', () => env.CACHE.get(key, 'json')) : env.CACHE.get(key, 'json'));
-    if (isEnvelope(stored)) {
+    // A concurrent request of this isolate may have loaded the key while we read KV.
+    entry = memory.get(key, Date.now()) as Envelope<T> | undefined;
+    if (!entry && isEnvelope(stored)) {
       entry = stored as Envelope<T>;
       memory.set(key, entry, config.memoryMs, now);
     }
