@@ -46,6 +46,13 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETC
 // The sandbox's limit per minute, for trying the worker's budget against a tighter or looser platform.
 const rateLimit = process.env.SANDBOX_RATE_LIMIT_PER_MINUTE;
 if (rateLimit !== undefined && !/^[1-9]\d*$/.test(rateLimit)) fail('SANDBOX_RATE_LIMIT_PER_MINUTE must be a positive integer.');
+
+// The gateway's D1 schema (keys, idempotency, audit), applied to the local database; a no-op once applied.
+console.log('[start] applying the gateway database migrations (local)');
+const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'GATEWAY_DB', '--local', '--persist-to', '.wrangler/state'],
+  { cwd: root, env: { ...env, CI: 'true' }, stdio: ['ignore', 'inherit', 'inherit'] });
+if (migrate.status !== 0) fail('applying the gateway database migrations failed; see above.');
+
 const children = [];
 let stopping = false;
 
