@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../components/reel-player/reel-player.ts';
 import '../../components/reel-playlist/reel-playlist.ts';
 import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
@@ -247,5 +247,65 @@ describe('<reel-player>', () => {
     await untilState(el, 'complete');
     await el.updateComplete;
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('<reel-player> starting playback', () => {
+  let worker: FakeWorker;
+  let plays: HTMLMediaElement[];
+  const originalPlay = HTMLMediaElement.prototype.play;
+  beforeEach(() => {
+    worker = new FakeWorker().install();
+    serveMedia(worker);
+    plays = [];
+    // Records who asked to play; the fixture's files do not exist, so real playback could not start anyway.
+    HTMLMediaElement.prototype.play = function play(this: HTMLMediaElement) {
+      plays.push(this);
+      return Promise.resolve();
+    };
+  });
+  afterEach(() => {
+    HTMLMediaElement.prototype.play = originalPlay;
+    worker.restore();
+  });
+
+  it('autostart "viewable" starts muted only once the player is scrolled into view', async () => {
+    worker.on(PLAYER_PATH, () => json(player({ autostart: 'viewable' })));
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div>
+        <div style="block-size: 3000px"></div>
+        <div style="inline-size: 400px">
+          <reel-player site=${SITE} media="media001" player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player>
+        </div>
+      </div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    await untilState(el, 'complete');
+    await waitUntil(() => el.options.autostart === 'viewable', 'the configuration never applied');
+    await el.updateComplete;
+    // Two frames: the observer has delivered its first, not-intersecting, entry.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    expect(plays).to.have.length(0);
+    expect(video(el).autoplay).to.equal(false);
+    el.scrollIntoView();
+    await waitUntil(() => plays.length === 1, 'never started when scrolled into view');
+    expect(plays[0]).to.equal(video(el));
+    expect(video(el).muted).to.equal(true);
+  });
+
+  it('starts playing what is chosen in a linked playlist (but not what it merely cues)', async () => {
+    worker.on(FEED_PATH, () => json(feed(1, 6, 3)));
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div style="inline-size: 640px">
+        <reel-player site=${SITE} for="shelf" endpoint=${ENDPOINT}></reel-player>
+        <reel-playlist id="shelf" site=${SITE} playlist="JwMCDvZA" endpoint=${ENDPOINT}></reel-playlist>
+      </div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    const playlist = wrapper.querySelector('reel-playlist')!;
+    await untilState(playlist, 'complete');
+    await untilState(el, 'complete');
+    expect(plays).to.have.length(0);
+    $$(playlist, '[part="card"]')[1]!.click();
+    await waitUntil(() => plays.length === 1, 'the chosen video never started');
+    expect(plays[0]!.getAttribute('src')).to.contain('/media002/');
   });
 });
