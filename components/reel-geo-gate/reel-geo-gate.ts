@@ -3,7 +3,7 @@ import { property } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { ReelErrorEvent, ReelGateDecisionEvent, type GateDecisionReason } from '../shared/events.ts';
+import { emit, type GateDecisionReason, ReelErrorEvent, ReelGateDecisionEvent } from '../shared/events.ts';
 import { pageLang } from '../shared/format.ts';
 import { tokens } from '../shared/theme.ts';
 import { describeReason } from './reasons.ts';
@@ -70,13 +70,13 @@ export class ReelGeoGate extends LitElement {
         return { allowed: answer.allowed === true, reason: answer.reason, country: answer.country };
       } catch (error) {
         if (signal.aborted || !(error instanceof ReelApiError)) throw error;
-        this.dispatchEvent(new ReelErrorEvent(error.status, error.code, error.message));
+        emit(this, new ReelErrorEvent(error.status, error.code, error.message));
         if (error.transient) return { allowed: fail === 'open', reason: 'gate_unreachable', country: null };
         return { allowed: false, reason: 'gate_refused', country: null };
       }
     },
     onComplete: (decision) => {
-      this.dispatchEvent(new ReelGateDecisionEvent(this.policy, decision.allowed, decision.reason, decision.country));
+      emit(this, new ReelGateDecisionEvent(this.policy, decision.allowed, decision.reason, decision.country));
     },
   });
 

@@ -3,7 +3,7 @@ import { property } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { errorMessage, fetchPlayer, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { ReelErrorEvent } from '../shared/events.ts';
+import { emit, ReelErrorEvent } from '../shared/events.ts';
 import { formatNumber, pageLang } from '../shared/format.ts';
 import { describeConfig } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
@@ -60,7 +60,7 @@ export class ReelPlayerConfig extends LitElement {
     },
     onError: (error) => {
       const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
-      this.dispatchEvent(new ReelErrorEvent(e.status, e.code, e.message));
+      emit(this, new ReelErrorEvent(e.status, e.code, e.message));
     },
   });
 

@@ -5,7 +5,7 @@ import { Task, TaskStatus, initialState } from '@lit/task';
 import type { MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
 import { errorMessage, fetchMedia, fetchPlayer, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
+import { emit, ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatRate, pageLang } from '../shared/format.ts';
 import { playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
@@ -196,7 +196,7 @@ export class ReelPlayer extends LitElement {
 
   private _reportError(error: unknown): void {
     const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
-    this.dispatchEvent(new ReelErrorEvent(e.status, e.code, e.message));
+    emit(this, new ReelErrorEvent(e.status, e.code, e.message));
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

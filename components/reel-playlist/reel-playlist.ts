@@ -5,7 +5,7 @@ import { Task, TaskStatus, initialState } from '@lit/task';
 import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
 import { errorMessage, fetchFeed, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
+import { emit, ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
 import { tokens } from '../shared/theme.ts';
 import { playlistStyles } from './reel-playlist.styles.ts';
@@ -101,7 +101,7 @@ export class ReelPlaylist extends LitElement {
       this._feed = feed;
       this._items = feed.items;
       this._active = Math.max(0, feed.items.findIndex((item) => item.id === this.selected));
-      this.dispatchEvent(new ReelLoadEvent(feed, this._items));
+      emit(this, new ReelLoadEvent(feed, this._items));
     },
     onError: (error) => this._reportError(error),
   });
@@ -133,7 +133,7 @@ export class ReelPlaylist extends LitElement {
 
   private _reportError(error: unknown): void {
     const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
-    this.dispatchEvent(new ReelErrorEvent(e.status, e.code, e.message));
+    emit(this, new ReelErrorEvent(e.status, e.code, e.message));
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -169,7 +169,7 @@ export class ReelPlaylist extends LitElement {
       this._more = 'idle';
       const lang = pageLang(this);
       this._announce = `${formatNumber(added.length, lang)} more ${added.length === 1 ? 'video' : 'videos'} loaded.`;
-      this.dispatchEvent(new ReelLoadEvent(feed, this._items));
+      emit(this, new ReelLoadEvent(feed, this._items));
     } catch (error) {
       if (generation !== this._generation || controller.signal.aborted) return;
       this._more = 'error';
@@ -183,7 +183,7 @@ export class ReelPlaylist extends LitElement {
     if (!item) return;
     this._active = index;
     this.selected = item.id;
-    this.dispatchEvent(new ReelSelectEvent(item.id, item));
+    emit(this, new ReelSelectEvent(item.id, item));
   }
 
   private _cards(): HTMLElement[] {
