@@ -2,8 +2,10 @@
 // any upstream call, client headers never reach the upstream, every answer carries security headers, CORS is for
 // configured origins only, and one visitor cannot flood the API.
 import { env, SELF } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { ALLOWED_ORIGIN, api, expectError, expectNoSecret, resetWorld, sandbox, SITE, stats } from './helpers.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { budgetStub } from '../../worker/budget/upstream.ts';
+import { clearMemoryCache } from '../../worker/cache/cached.ts';
+import { ALLOWED_ORIGIN, api, expectError, expectNoSecret, resetWorld, sandbox, SECRETS, SITE, stats } from './helpers.ts';
 import { playlistOfType, players } from './upstream-direct.ts';
 
 beforeEach(() => resetWorld());
@@ -84,6 +86,33 @@ describe('secrets', () => {
     await expectError(response, response.status, 'upstream_unavailable');
     const clear = await sandbox('/_sandbox/faults', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     await clear.body?.cancel();
+  });
+});
+
+describe('logs', () => {
+  it('carry no secret, even when the upstream fails or refuses', async () => {
+    const lines: string[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        lines.push(args.map((a) => (a instanceof Error ? `${a.name} ${a.message} ${a.stack}` : String(a))).join(' '));
+      }));
+    try {
+      const player = (await players(SITE))[0]!;
+      for (const fault of [{ error_rate: 1 }, { outage: true }, { force_429: true }]) {
+        const r = await sandbox('/_sandbox/faults', { method: 'POST', body: JSON.stringify(fault), headers: { 'content-type': 'application/json' } });
+        await r.body?.cancel();
+        await budgetStub(env).reset();
+        clearMemoryCache();
+        await (await api(`/api/sites/${SITE}/players/${player.id}`, { headers: { authorization: 'Bearer client-token' } })).text();
+        await (await api('/api/geo', { ip: '192.0.2.10' })).text();
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    for (const line of lines) {
+      for (const secret of SECRETS) expect(line).not.toContain(secret);
+      expect(line).not.toContain('client-token');
+    }
   });
 });
 
