@@ -96,7 +96,7 @@ describe('stale window', () => {
     expect(after.headers.get('x-reelgate-cache')).toBe('HIT');
   });
 
-  it('serves stale data when the upstream is down (stale-if-error), and an error when it has none', async () => {
+  it('serves stale data when the upstream is down (stale-if-error), and a 502 without calling again when it has none', async () => {
     const first = await api(`/api/sites/${SITE}/players/${playerId}`);
     const body = await first.text();
     await age(`player:${SITE}:${playerId}`, 700); // past fresh and stale: only an error may bring it back
@@ -106,11 +106,13 @@ describe('stale window', () => {
     expect(during.headers.get('x-reelgate-cache')).toBe('STALE');
     expect(await during.text()).toBe(body);
 
-    // With nothing cached, the caller gets an error: the outage answer said "nothing left, retry in 30 s", so the
-    // budget does not call again before then and answers 429 with that Retry-After.
+    // With nothing cached, the caller gets an error: the outage answer said "retry in 30 s", so the budget does not
+    // call the platform again before then, and says it is unavailable, with that Retry-After.
+    const before = (await stats()).total;
     const response = await api(`/api/sites/${SITE}/players/${otherPlayerId}`);
-    await expectError(response, 429, 'rate_limited');
+    await expectError(response, 502, 'upstream_unavailable');
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(25);
+    expect((await stats()).total).toBe(before);
   });
 
   it('answers upstream_unavailable when the upstream fails and nothing is cached', async () => {

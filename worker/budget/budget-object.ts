@@ -52,6 +52,8 @@ export class BudgetObject extends DurableObject<Env> {
   private readonly timers = new Map<Api, ReturnType<typeof setTimeout>>();
   private readonly inFlight = new Map<Api, number>(APIS.map((api) => [api, 0]));
   private readonly pending = new Map<string, Promise<BudgetResult>>();
+  /** Until when the upstream said it is down (a 503 with Retry-After), per API. */
+  private readonly downUntil = new Map<Api, number>();
   /** Gateway callers' recent upstream calls, for their share figures (gateway/caller-shares.ts). */
   private readonly shares = new CallerShares();
   private stats: BudgetStats = BudgetObject.emptyStats();
@@ -138,6 +140,7 @@ export class BudgetObject extends DurableObject<Env> {
     }
     this.buckets.clear();
     this.pending.clear();
+    this.downUntil.clear();
     this.shares.clear();
     this.stats = BudgetObject.emptyStats();
   }
@@ -150,7 +153,8 @@ export class BudgetObject extends DurableObject<Env> {
     } catch (error) {
       if (error instanceof BudgetExhausted) {
         this.stats.refused += 1;
-        return { ok: false, failure: { kind: 'budget', retryAfterSeconds: error.retryAfterSeconds } };
+        const down = (this.downUntil.get(call.api) ?? 0) > Date.now();
+        return { ok: false, failure: { kind: 'budget', retryAfterSeconds: error.retryAfterSeconds, ...(down ? { upstreamDown: true } : {}) } };
       }
       throw error;
     }
@@ -222,7 +226,9 @@ export class BudgetObject extends DurableObject<Env> {
     const { remaining } = parseRateLimit(response.headers);
     if (response.status === 429 || (response.status === 503 && retryAfter !== null)) {
       // The upstream asked for a pause: take it whole.
-      bucket.pause(retryAfter !== null && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS, now);
+      const ms = retryAfter !== null && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS;
+      bucket.pause(ms, now);
+      if (response.status === 503) this.downUntil.set(api, now + ms);
     } else if (remaining !== null) {
       bucket.learnRemaining(remaining, this.inFlight.get(api)! - 1, now,
         retryAfter !== null && retryAfter > 0 ? retryAfter * 1000 : DEFAULT_PAUSE_MS);

@@ -32,7 +32,12 @@ export interface RawAnswer {
 
 export type UpstreamFailure =
   /** No slot within the wait bound (or the upstream asked us to pause). */
-  | { kind: 'budget'; retryAfterSeconds: number }
+  | {
+    kind: 'budget';
+    retryAfterSeconds: number;
+    /** True while the upstream itself is down (a 503 asked for the pause): not a matter of our rate. */
+    upstreamDown?: boolean;
+  }
   /** The upstream answered with an error status. */
   | { kind: 'upstream'; status: number; retryAfterSeconds: number | null }
   /** Timeout, network, a redirect, a body that is not the contract's. */

@@ -23,6 +23,11 @@ export class UpstreamFailureError extends ApiError {
 export function failureToError(failure: UpstreamFailure): ApiError {
   switch (failure.kind) {
     case 'budget':
+      if (failure.upstreamDown) {
+        // We hold off while the platform is down; the caller learns it is unavailable, and when to retry.
+        return new UpstreamFailureError(failure, new ApiError(502, 'upstream_unavailable',
+          'The video platform is unavailable; retry later.', Math.max(1, Math.ceil(failure.retryAfterSeconds))));
+      }
       return new UpstreamFailureError(failure, rateLimited(failure.retryAfterSeconds,
         'The catalog is busy; retry shortly.'));
     case 'upstream':
