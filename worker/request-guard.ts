@@ -3,7 +3,7 @@
  * methods only, a short path of plain characters (no encoded slashes or dots, no `..`, no `//`, no absolute URL), a
  * bounded query, and ids of the platform's format. Only parameters a route declares are accepted.
  */
-import { ApiError, invalidRequest, notFound } from './errors.ts';
+import { ApiError, invalidRequest } from './errors.ts';
 import { RESOURCE_ID, SITE_ID } from './config.ts';
 
 export const MAX_PATH_LENGTH = 256;
@@ -74,4 +74,3 @@ export function tagsParam(value: string | undefined): string[] {
   return tags.sort();
 }
 
-export { notFound };

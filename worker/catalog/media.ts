@@ -2,7 +2,7 @@
 import { callUpstream, type CallerContext } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
-import { isPublished, mediaResponse } from '../projections.ts';
+import { mediaResponse } from '../projections.ts';
 import type { MediaResponse } from '../public-api.ts';
 import type { Media, MediaRenditionList, TextTrackList } from '../upstream/v2-types.ts';
 
@@ -26,4 +26,3 @@ export async function loadMedia(env: Env, who: CallerContext, site: string, id: 
   return mediaResponse(site, media, renditions.media_renditions, tracks.text_tracks, allowlist);
 }
 
-export { isPublished };
