@@ -1,20 +1,22 @@
 // What delivery URLs serve: a generated SVG per thumbnail (honouring ?width=), a WebVTT file per text track with real
-// cues, and for renditions a clear 404: the sandbox models the catalog, it holds no audio or video bytes.
+// cues, a short real MP4 for every MP4 rendition (byte ranges honoured, as video elements ask for them), and for HLS
+// manifests a clear 404: the sandbox has no segmented streams.
 import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/upstream/v2-types.ts';
 import { errorResponse } from './http.ts';
 import { hashString } from './prng.ts';
+import { SAMPLE_AUDIO_MP4, SAMPLE_VIDEO_MP4, sampleBytes } from './sample-media.ts';
 import type { Store } from './store.ts';
 
 const CACHEABLE = { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' };
 
-export function serveAsset(store: Store, url: URL): Response {
+export function serveAsset(store: Store, url: URL, range: string | null = null): Response {
   const path = url.pathname;
   let match = /^\/cdn\/thumbs\/([A-Za-z0-9]+)\.svg$/.exec(path);
   if (match) return thumbnailImage(store, match[1]!, url.searchParams.get('width'));
   match = /^\/cdn\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(path);
   if (match) return webVtt(store, match[1]!);
   match = /^\/cdn\/videos\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\.mp4$/.exec(path) ?? /^\/cdn\/manifests\/([A-Za-z0-9]+)\.m3u8$/.exec(path);
-  if (match) return mediaBytes(store, match[1]!, match[2]);
+  if (match) return mediaBytes(store, match[1]!, match[2], range);
   return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
 }
 
@@ -85,15 +87,45 @@ function vttTime(seconds: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
 }
 
-function mediaBytes(store: Store, mediaId: string, renditionId: string | undefined): Response {
+function mediaBytes(store: Store, mediaId: string, renditionId: string | undefined, range: string | null): Response {
   const found = renditionId ? store.find<MediaRendition>('media_rendition', renditionId) : null;
   const media = store.find<Media>('media', mediaId);
   if (!media || (renditionId !== undefined && (!found || found.doc.media_id !== mediaId))) {
     return errorResponse(404, 'not_found', 'No such rendition.');
   }
-  return errorResponse(404, 'not_found',
-    `The sandbox holds no audio or video bytes: media '${mediaId}' and its renditions exist in the catalog, but their delivery URLs have nothing to play.`,
-    { 'access-control-allow-origin': '*' });
+  if (!found) {
+    return errorResponse(404, 'not_found',
+      `The sandbox serves no segmented streams: media '${mediaId}' has MP4 renditions to play instead of this HLS manifest.`,
+      { 'access-control-allow-origin': '*' });
+  }
+  const audio = found.doc.mime_type.startsWith('audio/');
+  return byteRange(sampleBytes(audio ? SAMPLE_AUDIO_MP4 : SAMPLE_VIDEO_MP4), audio ? 'audio/mp4' : 'video/mp4', range);
+}
+
+/** A whole body, or the one `bytes=a-b` range asked for (206), or 416 for a range outside it. */
+function byteRange(bytes: Uint8Array, contentType: string, range: string | null): Response {
+  const headers = { 'content-type': contentType, 'accept-ranges': 'bytes', ...CACHEABLE };
+  const match = range === null ? null : /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+  if (!match || (match[1] === '' && match[2] === '')) {
+    return new Response(bytes, { headers: { ...headers, 'content-length': String(bytes.length) } });
+  }
+  const size = bytes.length;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2])); // suffix range: the last N bytes
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) {
+    return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
+  }
+  return new Response(bytes.slice(start, end + 1), {
+    status: 206,
+    headers: { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) },
+  });
 }
 
 function escapeXml(text: string): string {

@@ -60,7 +60,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         if (request.method !== 'GET' && request.method !== 'HEAD') {
           return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
         }
-        return serveAsset(this.store, url);
+        return serveAsset(this.store, url, request.headers.get('range'));
       }
       if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
       if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);

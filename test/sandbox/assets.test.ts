@@ -35,11 +35,37 @@ it('a text track delivery URL serves WebVTT with cues', async () => {
   }
 });
 
-it('rendition delivery URLs say plainly that the sandbox holds no video bytes', async () => {
+it('MP4 rendition delivery URLs serve a real, playable MP4 and honour byte ranges', async () => {
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
-  const response = await env.SANDBOX.fetch(renditions[0].delivery_url);
+  const mp4 = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === 'video/mp4');
+  const whole = await env.SANDBOX.fetch(mp4.delivery_url);
+  expect(whole.status).toBe(200);
+  expect(whole.headers.get('content-type')).toBe('video/mp4');
+  expect(whole.headers.get('accept-ranges')).toBe('bytes');
+  const bytes = new Uint8Array(await whole.arrayBuffer());
+  // An ISO BMFF file opens with an `ftyp` box, and with +faststart its `moov` index comes before the media data.
+  expect(new TextDecoder().decode(bytes.slice(4, 8))).toBe('ftyp');
+  const text = new TextDecoder('latin1').decode(bytes);
+  expect(text.indexOf('moov')).toBeGreaterThan(0);
+  expect(text.indexOf('moov')).toBeLessThan(text.indexOf('mdat'));
+
+  const part = await env.SANDBOX.fetch(mp4.delivery_url, { headers: { range: 'bytes=0-99' } });
+  expect(part.status).toBe(206);
+  expect(part.headers.get('content-range')).toBe(`bytes 0-99/${bytes.length}`);
+  expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.slice(0, 100));
+  const tail = await env.SANDBOX.fetch(mp4.delivery_url, { headers: { range: 'bytes=-10' } });
+  expect(new Uint8Array(await tail.arrayBuffer())).toEqual(bytes.slice(-10));
+  const outside = await env.SANDBOX.fetch(mp4.delivery_url, { headers: { range: `bytes=${bytes.length}-` } });
+  expect(outside.status).toBe(416);
+  await outside.body?.cancel();
+});
+
+it('HLS manifests say plainly that the sandbox has no segmented streams', async () => {
+  const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
+  const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === 'application/vnd.apple.mpegurl');
+  const response = await env.SANDBOX.fetch(hls.delivery_url);
   expect(response.status).toBe(404);
   const body = await response.json<{ errors: Array<{ code: string; description: string }> }>();
   expect(body.errors[0]!.code).toBe('not_found');
-  expect(body.errors[0]!.description).toMatch(/no audio or video bytes/);
+  expect(body.errors[0]!.description).toMatch(/no segmented streams/);
 });
