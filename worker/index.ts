@@ -75,8 +75,16 @@ router.all('/api/*', () => {
 });
 read('*', (request, env) => pageAsset(request, env));
 
+/** The gateway answers servers, not pages: no CORS, but the same security headers as every other answer. */
+async function gatewayAnswer(request: Request, env: Env): Promise<Response> {
+  const response = await gatewayFetch(request, env);
+  const out = new Response(response.body, response);
+  applySecurityHeaders(request, out);
+  return out;
+}
+
 export default {
   // /v2, /v1 and /admin (writes included) belong to the gateway for a team's servers; everything else is public.
   fetch: (request: Request, env: Env, ctx: ExecutionContext) =>
-    isGatewayRequest(request) ? gatewayFetch(request, env) : router.fetch(request, env, ctx),
+    isGatewayRequest(request) ? gatewayAnswer(request, env) : router.fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;

@@ -31,6 +31,16 @@ describe('the admin token', () => {
     await expectError(response, 403, 'admin_disabled');
   });
 
+  it('gateway answers carry the security headers and no CORS grant, like every answer of the worker', async () => {
+    for (const response of [await gateway('/admin/keys', { headers: ADMIN }), await gateway('/v2/sites/x/media/'),
+      await gateway('/v1/videos/list', { headers: { origin: 'https://news.example' } })]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      await response.body?.cancel();
+    }
+  });
+
   it('unknown admin routes and methods are refused in the v2 format', async () => {
     await expectError(await gateway('/admin/nothing', { headers: ADMIN }), 404, 'not_found');
     const put = await gateway('/admin/keys', { method: 'PUT', headers: ADMIN });
