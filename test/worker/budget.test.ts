@@ -52,6 +52,35 @@ describe('shared reads', () => {
   });
 });
 
+describe('reads answered a moment ago', () => {
+  it('a first miss right after an identical read takes its answer; a refresh asks again; a write forgets it', async () => {
+    const player = (await players(SITE))[0]!;
+    const stub = budgetStub(env);
+    const call = { api: 'v2', op: 'getPlayer', site: SITE, id: player.id } as const;
+    const count = async () => callsTo(await stats(), 'GET ', 'players/:player');
+    const before = await count();
+
+    // The first read, then a miss from another isolate whose KV read could not see that answer yet.
+    expect(await stub.call({ lane: 'public', caller: 'a', call, acceptRecent: true })).toMatchObject({ ok: true });
+    expect(await stub.call({ lane: 'public', caller: 'b', call, acceptRecent: true })).toMatchObject({ ok: true });
+    expect(await count()).toBe(before + 1);
+
+    // A refresh of an entry that went stale wants the upstream's current answer.
+    expect(await stub.call({ lane: 'public', caller: 'c', call })).toMatchObject({ ok: true });
+    expect(await count()).toBe(before + 2);
+
+    // A write through the budget may change what any read returns: nothing remembered survives it.
+    const write = await stub.call({ lane: 'gateway-write', caller: 'key', call: {
+      api: 'v2', op: 'raw', method: 'PATCH', path: `/v2/sites/${SITE}/players/${player.id}/`,
+      body: { metadata: { name: 'Renamed player' } },
+    } });
+    expect(write).toMatchObject({ ok: true, value: { status: 200 } });
+    expect(await stub.call({ lane: 'public', caller: 'd', call, acceptRecent: true }))
+      .toMatchObject({ ok: true, value: { metadata: { name: 'Renamed player' } } });
+    expect(await count()).toBe(before + 3);
+  });
+});
+
 describe('the global budget', () => {
   it('a burst far above 60/min makes at most the budget\'s calls upstream and no upstream 429', async () => {
     await resetWorld(60);

@@ -46,12 +46,23 @@ export interface BudgetStats {
   pausedUntil: Record<Api, number>;
 }
 
+/** How long a finished read answers identical misses, and how many such answers are kept. */
+const RECENT_MS = 2_000;
+const RECENT_LIMIT = 500;
+
 export class BudgetObject extends DurableObject<Env> {
   private readonly buckets = new Map<Api, TokenBucket>();
   private readonly queues = new Map<Api, LaneQueue>(APIS.map((api) => [api, new LaneQueue()]));
   private readonly timers = new Map<Api, ReturnType<typeof setTimeout>>();
   private readonly inFlight = new Map<Api, number>(APIS.map((api) => [api, 0]));
   private readonly pending = new Map<string, Promise<BudgetResult>>();
+  /**
+   * Reads answered a moment ago. A miss can arrive just after an identical call finished but before the caller's KV
+   * write is visible (KV is eventually consistent, up to a minute across locations); it takes this answer instead of
+   * spending another upstream call. Refreshes never take it, and any write through this object empties it, so no read
+   * outlives a change.
+   */
+  private readonly recent = new Map<string, { result: BudgetResult; until: number }>();
   /** Until when the upstream said it is down (a 503 with Retry-After), per API. */
   private readonly downUntil = new Map<Api, number>();
   /** Gateway callers' recent upstream calls, for their share figures (gateway/caller-shares.ts). */
@@ -93,17 +104,37 @@ export class BudgetObject extends DurableObject<Env> {
   /** Performs one upstream call within the budget. Never throws: failures are data, so they cross RPC intact. */
   async call(request: BudgetRequest): Promise<BudgetResult> {
     const key = dedupeKey(request.call);
-    const shared = key ? this.pending.get(key) : undefined;
+    if (!key) {
+      this.recent.clear();
+      return this.perform(request);
+    }
+    const now = Date.now();
+    const remembered = request.acceptRecent ? this.recent.get(key) : undefined;
+    if (remembered && remembered.until > now) {
+      this.stats.shared += 1;
+      return remembered.result;
+    }
+    const shared = this.pending.get(key);
     if (shared) {
       this.stats.shared += 1;
       return shared;
     }
     const result = this.perform(request);
-    if (key) {
-      this.pending.set(key, result);
-      void result.finally(() => this.pending.delete(key));
-    }
+    this.pending.set(key, result);
+    void result.then((outcome) => {
+      this.pending.delete(key);
+      if (outcome.ok) this.remember(key, outcome);
+    });
     return result;
+  }
+
+  private remember(key: string, result: BudgetResult): void {
+    const now = Date.now();
+    if (this.recent.size >= RECENT_LIMIT) {
+      for (const [k, entry] of this.recent) if (entry.until <= now) this.recent.delete(k);
+      if (this.recent.size >= RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    }
+    this.recent.set(key, { result, until: now + RECENT_MS });
   }
 
   /** A gateway call: `call`, plus the caller's share of the budget for its `svc-request-*` headers. */
@@ -140,6 +171,7 @@ export class BudgetObject extends DurableObject<Env> {
     }
     this.buckets.clear();
     this.pending.clear();
+    this.recent.clear();
     this.downUntil.clear();
     this.shares.clear();
     this.stats = BudgetObject.emptyStats();

@@ -22,6 +22,8 @@ export interface BudgetRequest {
   /** Whose turn this is inside the lane (a hashed visitor address, a gateway key id). */
   caller: string;
   call: UpstreamCall;
+  /** May take an identical read answered within the last moment instead of a new upstream call. */
+  acceptRecent?: boolean;
 }
 
 export interface RawAnswer {

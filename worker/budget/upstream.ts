@@ -48,10 +48,12 @@ export interface CallerContext {
   lane: Lane;
   /** Fair-share key inside the lane. */
   caller: string;
+  /** May take an identical read the budget object answered a moment ago (a first miss, not a refresh). */
+  acceptRecent?: boolean;
 }
 
 export async function callUpstream<T>(env: Pick<Env, 'BUDGET'>, who: CallerContext, call: UpstreamCall): Promise<T> {
-  const result = (await budgetStub(env).call({ lane: who.lane, caller: who.caller, call })) as BudgetResult;
+  const result = (await budgetStub(env).call({ lane: who.lane, caller: who.caller, call, acceptRecent: who.acceptRecent ?? false })) as BudgetResult;
   if (result.ok) return result.value as T;
   throw failureToError(result.failure);
 }

@@ -54,8 +54,12 @@ export interface CachedOptions<T> {
   ctx: ExecutionContext;
   kind: Exclude<CacheKind, 'not_found'>;
   key: string;
-  /** Loads the value from the upstream (given the entry it replaces, if any); throws `notFound()` when it does not exist. */
-  load: (previous: T | undefined) => Promise<T>;
+  /**
+   * Loads the value from the upstream (given the entry it replaces, if any); throws `notFound()` when it does not exist.
+   * `acceptRecent` is true for a key with no entry at all: such a miss may take an identical read the budget object
+   * answered a moment ago (before its KV write was visible); a refresh of a held entry always asks the upstream.
+   */
+  load: (previous: T | undefined, freshness: { acceptRecent: boolean }) => Promise<T>;
   timing?: ServerTiming;
 }
 
@@ -81,7 +85,7 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
     if (age < window.freshSeconds * 1000) return answer(entry, 'HIT');
     if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
       if (!inFlight.has(key)) {
-        ctx.waitUntil(load(options, entry.value).catch(() => {
+        ctx.waitUntil(load(options, entry.value, false).catch(() => {
           // The next request tries again; the stale answer stays in place.
         }));
       }
@@ -91,7 +95,10 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
 
   try {
     const previous = entry?.found ? entry.value : undefined;
-    const fresh = await (timing ? timing.measure('upstream', () => load(options, previous)) : load(options, previous));
+    const acceptRecent = entry === undefined;
+    const fresh = await (timing
+      ? timing.measure('upstream', () => load(options, previous, acceptRecent))
+      : load(options, previous, acceptRecent));
     return answer(fresh, 'MISS');
   } catch (error) {
     if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE');
@@ -105,13 +112,15 @@ function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
 }
 
 /** Loads and stores one key; concurrent callers in this isolate share the load. */
-function load<T>({ env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, previous: T | undefined): Promise<Envelope<T>> {
+function load<T>(
+  { env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
+): Promise<Envelope<T>> {
   const running = inFlight.get(key);
   if (running) return running as Promise<Envelope<T>>;
   const work = (async (): Promise<Envelope<T>> => {
     let entry: Envelope<T>;
     try {
-      const value = await fetchValue(previous);
+      const value = await fetchValue(previous, { acceptRecent });
       const text = JSON.stringify(value);
       entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
     } catch (error) {

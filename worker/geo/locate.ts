@@ -40,7 +40,8 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing?
   try {
     const { value } = await cached<Located>({
       env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
-      load: async () => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env, { lane: 'public', caller: hash },
+      load: async (_previous, freshness) => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
+        { lane: 'public', caller: hash, ...freshness },
         { api: 'geo', op: 'lookup', ip: address }))),
     });
     return { ...value, source: 'geo-api' };

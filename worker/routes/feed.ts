@@ -30,7 +30,7 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const variant = seed || tags.length ? `:${seed ?? ''}:${tags.join(',')}` : '';
   const { value, state, storedAt } = await cached<FeedSnapshot>({
     env, ctx, timing, kind: 'feed', key: `feed:${site.id}:${playlistId}${variant}`,
-    load: (previous) => loadFeed({ env, who, site: site.id, playlistId, variant: { seed, tags },
+    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site: site.id, playlistId, variant: { seed, tags },
       maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
   });
 

@@ -21,7 +21,7 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   const who = await publicCaller(request, env);
   const { value, state, storedAt } = await cached<MediaResponse>({
     env, ctx, timing, kind: 'media', key: `media:${site.id}:${mediaId}`,
-    load: () => loadMedia(env, who, site.id, mediaId, config.customParamsAllowlist),
+    load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, mediaId, config.customParamsAllowlist),
   });
   if (!isPublished(value, Date.now())) throw notFound();
   timing.note('cache', state);

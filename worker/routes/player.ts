@@ -19,7 +19,7 @@ export const playerRoute: Handler = async (request, env, ctx) => {
   const who = await publicCaller(request, env);
   const { value, state, storedAt } = await cached<PlayerResponse>({
     env, ctx, timing, kind: 'player', key: `player:${site.id}:${playerId}`,
-    load: () => loadPlayer(env, who, site.id, playerId),
+    load: (_previous, freshness) => loadPlayer(env, { ...who, ...freshness }, site.id, playerId),
   });
   timing.note('cache', state);
   return jsonResponse(request, value, {
