@@ -1,10 +1,10 @@
 // What delivery URLs serve: a generated SVG per thumbnail (honouring ?width=), a WebVTT file per text track with real
 // cues, a short real MP4 for every MP4 rendition (byte ranges honoured, as video elements ask for them), and for HLS
-// manifests a clear 404: the sandbox has no segmented streams.
+// renditions a VOD manifest of one real MPEG-TS segment of the same clip.
 import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/upstream/v2-types.ts';
 import { errorResponse } from './http.ts';
 import { hashString } from './prng.ts';
-import { SAMPLE_AUDIO_MP4, SAMPLE_VIDEO_MP4, sampleBytes } from './sample-media.ts';
+import { SAMPLE_AUDIO_MP4, SAMPLE_SECONDS, SAMPLE_VIDEO_MP4, SAMPLE_VIDEO_TS, sampleBytes } from './sample-media.ts';
 import type { Store } from './store.ts';
 
 const CACHEABLE = { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' };
@@ -17,6 +17,11 @@ export function serveAsset(store: Store, url: URL, range: string | null = null):
   if (match) return webVtt(store, match[1]!);
   match = /^\/cdn\/videos\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\.mp4$/.exec(path) ?? /^\/cdn\/manifests\/([A-Za-z0-9]+)\.m3u8$/.exec(path);
   if (match) return mediaBytes(store, match[1]!, match[2], range);
+  match = /^\/cdn\/segments\/([A-Za-z0-9]+)\.ts$/.exec(path);
+  if (match) {
+    if (!store.find<Media>('media', match[1]!)) return errorResponse(404, 'not_found', 'No such media.');
+    return byteRange(sampleBytes(SAMPLE_VIDEO_TS), 'video/mp2t', range);
+  }
   return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
 }
 
@@ -93,13 +98,18 @@ function mediaBytes(store: Store, mediaId: string, renditionId: string | undefin
   if (!media || (renditionId !== undefined && (!found || found.doc.media_id !== mediaId))) {
     return errorResponse(404, 'not_found', 'No such rendition.');
   }
-  if (!found) {
-    return errorResponse(404, 'not_found',
-      `The sandbox serves no segmented streams: media '${mediaId}' has MP4 renditions to play instead of this HLS manifest.`,
-      { 'access-control-allow-origin': '*' });
-  }
+  if (!found) return hlsManifest(mediaId);
   const audio = found.doc.mime_type.startsWith('audio/');
   return byteRange(sampleBytes(audio ? SAMPLE_AUDIO_MP4 : SAMPLE_VIDEO_MP4), audio ? 'audio/mp4' : 'video/mp4', range);
+}
+
+/** A VOD playlist of one segment: what a native HLS player needs to play the clip. */
+function hlsManifest(mediaId: string): Response {
+  const lines = [
+    '#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SAMPLE_SECONDS}`, '#EXT-X-MEDIA-SEQUENCE:0',
+    '#EXT-X-PLAYLIST-TYPE:VOD', `#EXTINF:${SAMPLE_SECONDS.toFixed(1)},`, `../segments/${mediaId}.ts`, '#EXT-X-ENDLIST', '',
+  ];
+  return new Response(lines.join('\n'), { headers: { 'content-type': 'application/vnd.apple.mpegurl', ...CACHEABLE } });
 }
 
 /** A whole body, or the one `bytes=a-b` range asked for (206), or 416 for a range outside it. */

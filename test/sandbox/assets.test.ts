@@ -60,12 +60,18 @@ it('MP4 rendition delivery URLs serve a real, playable MP4 and honour byte range
   await outside.body?.cancel();
 });
 
-it('HLS manifests say plainly that the sandbox has no segmented streams', async () => {
+it('HLS rendition delivery URLs serve a VOD manifest whose one segment is real MPEG-TS', async () => {
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
   const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === 'application/vnd.apple.mpegurl');
   const response = await env.SANDBOX.fetch(hls.delivery_url);
-  expect(response.status).toBe(404);
-  const body = await response.json<{ errors: Array<{ code: string; description: string }> }>();
-  expect(body.errors[0]!.code).toBe('not_found');
-  expect(body.errors[0]!.description).toMatch(/no segmented streams/);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+  const manifest = await response.text();
+  expect(manifest.startsWith('#EXTM3U\n')).toBe(true);
+  expect(manifest).toContain('#EXT-X-ENDLIST');
+  const segment = manifest.split('\n').find((line) => line && !line.startsWith('#'))!;
+  const bytes = new Uint8Array(await (await env.SANDBOX.fetch(new URL(segment, hls.delivery_url).href)).arrayBuffer());
+  // MPEG-TS: 188-byte packets, each opening with the sync byte 0x47.
+  expect(bytes.length % 188).toBe(0);
+  expect([bytes[0], bytes[188], bytes[188 * 10]]).toEqual([0x47, 0x47, 0x47]);
 });
