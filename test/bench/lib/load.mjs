@@ -1,0 +1,69 @@
+// Load generation with autocannon, in this process, over loopback only. Every run is bounded: by a request count
+// (`amount`) or a duration, and in both cases by a hard time cap after which the run is stopped and reported as cut.
+import autocannon from 'autocannon';
+
+/**
+ * Runs one load. `paths` is either one path or a function returning the next path (called once per request, shared
+ * by all connections, so 100 connections walk one key list instead of repeating each other in lockstep).
+ */
+export async function load({ origin, path, nextPath, headers = {}, nextHeaders, connections, durationSeconds, amount,
+  capSeconds, timeoutSeconds = 15 }) {
+  const request = {
+    method: 'GET',
+    path: path ?? '/',
+    headers,
+  };
+  if (nextPath || nextHeaders) {
+    request.setupRequest = (req) => ({
+      ...req,
+      path: nextPath ? nextPath() : req.path,
+      headers: nextHeaders ? { ...headers, ...nextHeaders() } : req.headers,
+    });
+  }
+  const options = {
+    url: origin,
+    connections,
+    timeout: timeoutSeconds,
+    requests: [request],
+    ...(amount ? { amount } : { duration: durationSeconds }),
+  };
+  const instance = autocannon(options);
+  let cut = false;
+  const cap = setTimeout(() => {
+    cut = true;
+    instance.stop();
+  }, (capSeconds ?? (durationSeconds ?? 60) + 30) * 1000);
+  const result = await new Promise((resolve, reject) => {
+    instance.once('done', resolve);
+    instance.once('error', reject);
+  });
+  clearTimeout(cap);
+  return summarize(result, cut);
+}
+
+function summarize(result, cut) {
+  const statuses = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = count;
+  const completed = result.latency.totalCount;
+  return {
+    connections: result.connections,
+    duration_s: round(result.duration, 2),
+    requests: completed,
+    requests_per_second: round(completed / result.duration, 0),
+    latency_ms: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    statuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    cut_by_time_cap: cut,
+  };
+}
+
+export function round(value, digits) {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,53 @@
+// The one table `npm run bench` prints (Markdown, so the README can hold it as it is).
+const n = (value) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
+const statuses = (mix) => Object.entries(mix ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([s, c]) => `${s}×${n(c)}`).join(' ');
+const kb = (bytes) => `${n(bytes)} B (${(bytes / 1024).toFixed(1)} KiB)`;
+
+export function table(results) {
+  const rows = [];
+  const row = (section, subject, figures, compared) => rows.push(`| ${section} | ${subject} | ${figures} | ${compared} |`);
+
+  const edge = results.edge_overhead;
+  if (edge) {
+    const fig = (r) => `${n(r.requests_per_second)} req/s · p50 ${r.latency_ms.p50} ms · p99 ${r.latency_ms.p99} ms`;
+    row('1 Edge overhead', `hello-world Worker (${edge.connections} connections, ${edge.seconds_per_run} s)`, fig(edge.baseline), 'baseline');
+    for (const r of [edge.cached_feed, edge.cached_geo]) {
+      const v = r.versus_hello_world;
+      row('', `${r.case}; ${n(r.upstream_calls_during_run)} upstream calls; ${statuses(r.statuses)}`, fig(r),
+        `**${v.requests_per_second_ratio}×** req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world`);
+    }
+  }
+  const amp = results.upstream_amplification;
+  if (amp) {
+    const fig = (r) => `${n(r.client_requests)} requests → **${n(r.upstream_calls)} upstream calls**, ${n(r.upstream_429s)} upstream 429s, ` +
+      `peak ${n(r.peak_upstream_calls_per_minute)}/min; ${n(r.duration_s)} s` +
+      (r.client_errors || r.client_timeouts ? `; ${n(r.client_errors)} client errors (${n(r.client_timeouts)} timeouts)` : '');
+    const load = `${n(amp.load.requests)} req, ${amp.load.connections} clients, ${amp.load.distinct_keys} keys`;
+    row('2 Upstream amplification', `reelgate, cold cache (${load})`, fig(amp.reelgate_cold), `clients: ${statuses(amp.reelgate_cold.client_statuses)}`);
+    row('', `reelgate, warm cache (${amp.reelgate_warm.keys_cached_before} of ${amp.load.distinct_keys} keys cached)`, fig(amp.reelgate_warm),
+      `clients: ${statuses(amp.reelgate_warm.client_statuses)}`);
+    row('', 'naive pass-through proxy', fig(amp.naive_proxy), `clients: ${statuses(amp.naive_proxy.client_statuses)}`);
+  }
+  const size = results.embed_size;
+  if (size) {
+    row('3 Embed size', `${size.file} (unminified build ${n(size.unminified_bytes)} B)`,
+      `raw = minified ${n(size.minified_bytes)} B · gzip **${kb(size.min_gzip_bytes)}** · brotli ${kb(size.min_brotli_bytes)}`,
+      `budget ${kb(size.budget_min_gzip_bytes)} min+gzip: ${size.within_budget ? 'within' : '**over**'}`);
+    row('', 'Lit\'s share (lit, lit-html, lit-element, @lit/reactive-element, @lit/task)',
+      `${n(size.lit.min_bytes_in_bundle)} B minified (${size.lit.share_of_min_bytes} %) · ${n(size.lit.lit_min_gzip_bytes)} B min+gzip (${size.lit.share_of_min_gzip} %)`,
+      `elements alone ${n(size.lit.elements_alone_min_gzip_bytes)} B min+gzip`);
+  }
+  if (Array.isArray(results.render_cost)) {
+    results.render_cost.forEach((r, i) => row(i === 0 ? '4 Render cost (Chromium)' : '',
+      `\`<reel-playlist>\`, ${n(r.items)} items (median of ${r.runs})`,
+      `${r.element_median_ms} ms data→painted vs plain DOM ${r.plain_dom_median_ms} ms`,
+      `**${r.ratio}×** plain DOM${r.same_markup ? ` (same ${n(r.element_nodes)} nodes)` : ' (markup differs!)'}`));
+  } else if (results.render_cost) {
+    row('4 Render cost (Chromium)', 'skipped', results.render_cost.skipped, '');
+  }
+  const m = results.machine;
+  row('5 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
+    `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
+    `esbuild ${m.esbuild} · lit ${m.lit}`);
+  return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// `npm run bench`: reelgate's figures, side by side, in one run on this machine. Everything is local: the sandbox
+// upstream, the edge worker and two comparison Workers (a hello-world and a naive pass-through proxy) on workerd via
+// `wrangler dev`, loopback traffic from autocannon, and Chromium for the render cost. No pass/fail thresholds: it
+// prints one table and writes test/bench/results.json. Every server it starts is stopped at the end, on failure and
+// on Ctrl-C. Takes a few minutes; BENCH_SECONDS (default 6) sets the length of each throughput run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
+import { edgeOverhead } from './sections/edge-overhead.mjs';
+import { amplification, naiveAmplification } from './sections/amplification.mjs';
+import { embedSize } from './sections/embed-size.mjs';
+import { renderCost } from './sections/render-cost.mjs';
+import { machine } from './sections/machine.mjs';
+import { table } from './lib/table.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const RESULTS = join(root, 'test/bench/results.json');
+const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+/** Preferred ports, away from `npm start`'s 8787/8788; the next free ones are taken when these are busy. */
+const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18790 };
+
+const log = (message) => console.log(`[bench] ${message}`);
+
+/** Sandbox-only values from the committed example, the same ones `npm start` uses. */
+function sandboxSecrets() {
+  const vars = {};
+  for (const line of readFileSync(join(root, '.dev.vars.example'), 'utf8').split('\n')) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (match) vars[match[1]] = match[2];
+  }
+  if (!vars.API_SECRET || !vars.GEO_API_KEY) throw new Error('.dev.vars.example lacks API_SECRET or GEO_API_KEY');
+  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY };
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer().once('error', () => resolve(false)).once('listening', () => server.close(() => resolve(true)));
+    server.listen(port, '127.0.0.1');
+  });
+}
+
+/** A free HTTP port and a free inspector port per server, preferring the usual ones. */
+async function pickPorts() {
+  const taken = new Set();
+  const next = async (from) => {
+    for (let port = from; port < from + 400; port++) {
+      if (!taken.has(port) && await portFree(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+    throw new Error(`no free port from ${from}`);
+  };
+  const out = {};
+  for (const [name, port] of Object.entries(PREFERRED_PORTS)) out[name] = { port: await next(port), inspector: await next(port + 1000) };
+  return out;
+}
+
+async function main() {
+  const started = Date.now();
+  const results = { generated_at: new Date().toISOString(), note: "One machine's figures: compare them only with runs on comparable machines (see `machine`)." };
+  results.machine = machine({ chromium: CHROMIUM });
+  log(`${results.machine.cores} cores, Node ${results.machine.node}, wrangler ${results.machine.wrangler}, workerd ${results.machine.workerd}`);
+
+  log('npm run build (the embed bundle the worker serves and section 3 weighs)');
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('npm run build failed');
+
+  const PORTS = await pickPorts();
+  log(`ports: ${Object.entries(PORTS).map(([name, { port, inspector }]) => `${name} ${port} (inspector ${inspector})`).join(', ')}`);
+  const state = mkdtempSync(join(tmpdir(), 'reelgate-bench-'));
+  const secrets = sandboxSecrets();
+  try {
+    log('starting the sandbox, the edge worker, the hello-world and the naive proxy (wrangler dev)');
+    const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: PORTS.sandbox.port,
+      inspectorPort: PORTS.sandbox.inspector, persistTo: join(state, 'sandbox'), logDir: state, vars: secrets });
+    const upstream = sandbox.origin;
+    const [worker, hello, naive] = await Promise.all([
+      startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: PORTS.worker.port, inspectorPort: PORTS.worker.inspector,
+        persistTo: join(state, 'worker'), logDir: state,
+        // The shipped configuration of wrangler.toml, pointed at the bench's sandbox; DEV_MODE lets the bench stand in
+        // for many visitors with x-reelgate-dev-ip (each visitor has its own abuse limit and location).
+        vars: { ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } }),
+      startWrangler({ name: 'hello-world', config: join(root, 'test/bench/hello-world/wrangler.toml'), port: PORTS.hello.port,
+        inspectorPort: PORTS.hello.inspector, persistTo: join(state, 'hello'), logDir: state }),
+      startWrangler({ name: 'naive-proxy', config: join(root, 'test/bench/naive-proxy/wrangler.toml'), port: PORTS.naive.port,
+        inspectorPort: PORTS.naive.inspector, persistTo: join(state, 'naive'), logDir: state,
+        vars: { API_BASE_URL: upstream, API_SECRET: secrets.API_SECRET } }),
+    ]);
+    const servers = { sandbox: upstream, worker: worker.origin, hello: hello.origin, naive: naive.origin, secrets };
+
+    log('section 2: upstream amplification through reelgate (cold caches first, while the worker is new)');
+    const { keys, ...amplified } = await amplification(servers, log);
+    log('section 1: edge overhead');
+    results.edge_overhead = await edgeOverhead(servers, { seconds: SECONDS }, log);
+    log('section 2: the same load through the naive proxy');
+    results.upstream_amplification = { ...amplified, naive_proxy: await naiveAmplification(servers, keys, log) };
+  } finally {
+    await stopAllAndWait();
+    rmSync(state, { recursive: true, force: true });
+  }
+  log('servers stopped');
+
+  log('section 3: embed size');
+  results.embed_size = await embedSize();
+  log('section 4: render cost in Chromium');
+  results.render_cost = existsSync(CHROMIUM)
+    ? await renderCost({ bundlePath: join(root, 'dist/reelgate.js'), chromium: CHROMIUM })
+    : { skipped: `no Chromium at ${CHROMIUM} (set CHROME_PATH)` };
+
+  results.duration_s = Math.round((Date.now() - started) / 1000);
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n${table(results)}\n`);
+  log(`wrote ${RESULTS.slice(root.length)} in ${results.duration_s} s`);
+}
+
+main().catch(async (error) => {
+  console.error(`[bench] failed: ${error.stack ?? error}`);
+  await stopAllAndWait();
+  process.exit(1);
+});
+
