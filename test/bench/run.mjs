@@ -75,6 +75,15 @@ async function main() {
   const PORTS = await pickPorts();
   log(`ports: ${Object.entries(PORTS).map(([name, { port, inspector }]) => `${name} ${port} (inspector ${inspector})`).join(', ')}`);
   const state = mkdtempSync(join(tmpdir(), 'reelgate-bench-'));
+  // Also on Ctrl-C, which ends the process without running `finally`.
+  const removeState = () => {
+    try {
+      rmSync(state, { recursive: true, force: true, maxRetries: 5 });
+    } catch {
+      // a server still closing its files; the folder is in the system's temp directory
+    }
+  };
+  process.once('exit', removeState);
   const secrets = sandboxSecrets();
   try {
     log('starting the sandbox, the edge worker, the hello-world and the naive proxy (wrangler dev)');
@@ -103,7 +112,7 @@ async function main() {
     results.upstream_amplification = { ...amplified, naive_proxy: await naiveAmplification(servers, keys, log) };
   } finally {
     await stopAllAndWait();
-    rmSync(state, { recursive: true, force: true });
+    removeState();
   }
   log('servers stopped');
 

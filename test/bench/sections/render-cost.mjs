@@ -26,6 +26,8 @@ export async function renderCost({ bundlePath, chromium, sizes = [100, 1000], ru
   const bundle = readFileSync(bundlePath);
   const server = await serve(bundle);
   const profile = mkdtempSync(join(tmpdir(), 'reelgate-bench-chromium-'));
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  process.once('exit', removeProfile);
   let browser;
   try {
     browser = await puppeteer.launch({
@@ -59,7 +61,7 @@ export async function renderCost({ bundlePath, chromium, sizes = [100, 1000], ru
   } finally {
     await browser?.close().catch(() => {});
     server.close();
-    rmSync(profile, { recursive: true, force: true });
+    removeProfile();
   }
 }
 
