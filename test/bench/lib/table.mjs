@@ -20,7 +20,7 @@ export function table(results) {
   const amp = results.upstream_amplification;
   if (amp) {
     const fig = (r) => `${n(r.client_requests)} requests → **${n(r.upstream_calls)} upstream calls**, ${n(r.upstream_429s)} upstream 429s, ` +
-      `peak ${n(r.peak_upstream_calls_per_minute)}/min; ${n(r.duration_s)} s` +
+      `peak ${n(r.peak_upstream_calls_per_minute)}/min; client p50 ${n(r.latency_ms.p50)} ms, p99 ${n(r.latency_ms.p99)} ms; ${n(r.duration_s)} s` +
       (r.client_errors || r.client_timeouts ? `; ${n(r.client_errors)} client errors (${n(r.client_timeouts)} timeouts)` : '');
     const load = `${n(amp.load.requests)} req, ${amp.load.connections} clients, ${amp.load.distinct_keys} keys`;
     row('2 Upstream amplification', `reelgate, cold cache (${load})`, fig(amp.reelgate_cold), `clients: ${statuses(amp.reelgate_cold.client_statuses)}`);
