@@ -1,7 +1,8 @@
 // Hostile input, generated: at least 10,000 requests from fast-check arbitraries (methods, paths with encoded and
 // overlong parts, query strings, spoofed Authorization / Host / X-Forwarded-For / CF-Connecting-IP / dev-address
 // headers, bodies) against the worker as deployed (DEV_MODE off, project `fuzz`). Every answer must keep the promises:
-// no 5xx but the documented upstream ones, every error a v2 body, no secret anywhere, no redirect elsewhere; and the
+// no 5xx but the documented upstream ones, every error a v2 body, no secret anywhere, no redirect elsewhere, security
+// headers and CORS for the configured origins only; and the
 // upstream must have seen only the allowlisted read routes, with the worker's own credentials.
 // A different seed each run explores more; REELGATE_FUZZ_SEED=<n> replays one (the seed is printed).
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
@@ -12,7 +13,9 @@ import {
   catalog, errorCode, get, isV2Error, leakedSecrets, printTally, resetSandbox, stats, tally, type Catalog,
 } from './world.ts';
 
-const config = JSON.parse(env.REELGATE_CONFIG) as { sites: Record<string, unknown>; policies: Record<string, unknown> };
+const config = JSON.parse(env.REELGATE_CONFIG) as {
+  sites: Record<string, unknown>; policies: Record<string, unknown>; allowed_origins?: string[];
+};
 const RUNS = 10_000;
 const CONCURRENCY = 4;
 const SEED = env.REELGATE_FUZZ_SEED ? Number(env.REELGATE_FUZZ_SEED) : Date.now() % 2_147_483_647;
@@ -172,6 +175,15 @@ function check(request: FuzzRequest, status: number, headers: Headers, text: str
   if (status >= 400 && STACK_TRACE.test(text)) problems.push('error body looks like an exception or stack');
   const leaks = leakedSecrets({ text, headers });
   if (leaks.length) problems.push(`secret in response (${leaks.length})`);
+  // Security headers on every answer, and CORS only ever for the configured origins (the embed script for any page).
+  if (headers.get('x-content-type-options') !== 'nosniff') problems.push('no x-content-type-options: nosniff');
+  const allowOrigin = headers.get('access-control-allow-origin');
+  const origins = config.allowed_origins ?? [];
+  if (allowOrigin !== null && !origins.includes(allowOrigin) && !origins.includes('*') &&
+    !(allowOrigin === '*' && request.path.startsWith('/embed/'))) {
+    problems.push(`CORS allows ${allowOrigin.slice(0, 60)}`);
+  }
+  if (headers.get('access-control-allow-credentials') === 'true') problems.push('CORS allows credentials');
   const location = headers.get('location');
   if (location && !location.startsWith('/') && !location.startsWith('https://reelgate.test/')) {
     problems.push(`redirects elsewhere: ${location.slice(0, 80)}`);
