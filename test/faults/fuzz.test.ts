@@ -2,8 +2,8 @@
 // overlong parts, query strings, spoofed Authorization / Host / X-Forwarded-For / CF-Connecting-IP / dev-address
 // headers, bodies) against the worker as deployed (DEV_MODE off, project `fuzz`). Every answer must keep the promises:
 // no 5xx but the documented upstream ones, every error a v2 body, no secret anywhere, no redirect elsewhere, security
-// headers and CORS for the configured origins only; and the
-// upstream must have seen only the allowlisted read routes, with the worker's own credentials.
+// headers, CORS for the configured origins only; and the upstream must have seen only the allowlisted read routes,
+// with the worker's own credentials.
 // A different seed each run explores more; REELGATE_FUZZ_SEED=<n> replays one (the seed is printed).
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../../worker/index.ts';
