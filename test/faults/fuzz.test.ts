@@ -268,10 +268,11 @@ describe('generated hostile requests (DEV_MODE off)', () => {
     const sent = RUNS - unsendable;
     t.fuzzCases += RUNS;
     t.requests += sent;
-    t.failed += failures.length + offList.length + upstream.auth_failures;
+    t.failed += failures.length + offList.length + upstream.auth_failures + upstream.rate_limited;
     console.log(`fuzz: seed ${SEED}; ${RUNS} cases generated, ${sent} sent (${unsendable} not expressible as HTTP), ` +
       `${failures.length} failed; statuses ${JSON.stringify(statuses)}; upstream calls ${upstream.total_calls} on ` +
-      `${JSON.stringify(upstream.routes)}, off the allowlist ${offList.length}, auth failures ${upstream.auth_failures}`);
+      `${JSON.stringify(upstream.routes)}, off the allowlist ${offList.length}, auth failures ${upstream.auth_failures}, ` +
+      `upstream 429s ${upstream.rate_limited}`);
     for (const f of failures.slice(0, 8)) {
       console.log(`fuzz failure: ${f.problems.join('; ')}: ${f.request.method} ${f.request.path.slice(0, 120)}` +
         `${f.request.query ? `?${f.request.query.slice(0, 80)}` : ''} headers ${JSON.stringify(f.request.headers).slice(0, 300)} ` +
@@ -282,8 +283,32 @@ describe('generated hostile requests (DEV_MODE off)', () => {
     expect(failures.map((f) => `${f.request.method} ${f.request.path.slice(0, 100)}: ${f.problems.join('; ')}`)).toEqual([]);
     expect(offList).toEqual([]);
     expect(upstream.auth_failures).toBe(0);
+    // However the requests came, the worker never pushed the upstream past its limit.
+    expect(upstream.rate_limited).toBe(0);
     // The upstream only ever saw the worker's own credential, whatever Authorization the clients sent.
     if (upstream.last_authorization_sha256 !== null) expect(upstream.last_authorization_sha256).toBe(expectedAuthorization);
+  });
+
+  it('a crowd of new visitors never pushes the geo lookups past the upstream\'s limit', async () => {
+    const before = await stats();
+    // 400 visitors nobody has located yet (documentation addresses without a geo fixture), 40 at a time.
+    const crowd = ['203.0.113.', '198.51.100.'].flatMap((prefix) => Array.from({ length: 200 }, (_, i) => `${prefix}${i + 30}`));
+    const sources: Record<string, number> = {};
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all(crowd.slice(round * 40, round * 40 + 40).map((ip) =>
+        get('/api/geo', { 'cf-connecting-ip': ip })));
+      for (const answer of answers) {
+        t.requests += 1;
+        expect(answer.status).toBe(200);
+        const source = (JSON.parse(answer.text) as { source: string }).source;
+        sources[source] = (sources[source] ?? 0) + 1;
+      }
+    }
+    const after = await stats();
+    console.log(`geo crowd: 400 new visitors located by ${JSON.stringify(sources)}; upstream 429s ` +
+      `${after.rate_limited - before.rate_limited}, peak ${after.peak_calls_per_minute} accepted in any 60 s`);
+    expect(after.rate_limited - before.rate_limited).toBe(0);
+    expect(after.peak_calls_per_minute).toBeLessThanOrEqual(60);
   });
 
   it('the sandbox controls and the upstream routes are not reachable through the worker', async () => {
