@@ -70,6 +70,9 @@ async function scenario(sandbox, origin, keys, visitors) {
     duration_s: result.duration_s,
     upstream_calls: managementCalls(stats),
     upstream_429s: stats.rate_limited,
+    // Started feed loads show as playlist calls, finished ones as media-list calls: the gap is budget spent on loads
+    // that ran out of budget half-way.
+    upstream_calls_by_route: stats.routes,
     peak_upstream_calls_per_minute: stats.peak_calls_per_minute,
     client_statuses: result.statuses,
     client_errors: result.errors,
