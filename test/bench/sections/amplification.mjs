@@ -92,8 +92,9 @@ async function fill(origin, keys, visitors, log) {
       if (served.has(key) || Date.now() > end) continue;
       const response = await fetch(`${origin}${key}`, { headers: visitors() });
       await response.arrayBuffer();
-      if (response.ok) served.add(key);
-      else if (response.status === 429) waitMs = Math.min(3000, (Number(response.headers.get('retry-after')) || 1) * 1000);
+      if (response.status === 429) waitMs = Math.min(3000, (Number(response.headers.get('retry-after')) || 1) * 1000);
+      else if (response.ok) served.add(key);
+      else throw new Error(`warm-up: ${key} answered ${response.status}`);
       if (waitMs) {
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         waitMs = 0;
