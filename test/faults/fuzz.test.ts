@@ -307,6 +307,7 @@ describe('generated hostile requests (DEV_MODE off)', () => {
     const after = await stats();
     console.log(`geo crowd: 400 new visitors located by ${JSON.stringify(sources)}; upstream 429s ` +
       `${after.rate_limited - before.rate_limited}, peak ${after.peak_calls_per_minute} accepted in any 60 s`);
+    t.failed += after.rate_limited - before.rate_limited;
     expect(after.rate_limited - before.rate_limited).toBe(0);
     expect(after.peak_calls_per_minute).toBeLessThanOrEqual(60);
   });
