@@ -6,6 +6,13 @@ export class TokenBucket {
   private tokens: number;
   private last: number;
   private pausedUntil = 0;
+  /**
+   * What the upstream last reported as left in its window, less what we spent since, until that window has moved
+   * on. Refilling at our own rate must not spend past it: our rate may exceed the upstream's real one (an API whose
+   * limit we do not know, a limit lowered for the account, other holders of the secret).
+   */
+  private allowance: number | null = null;
+  private allowanceUntil = 0;
 
   constructor(
     private ratePerMinute: number,
@@ -31,9 +38,15 @@ export class TokenBucket {
 
   tryTake(now: number): boolean {
     this.refill(now);
-    if (now < this.pausedUntil || this.tokens < 1) return false;
+    if (now < this.pausedUntil || this.tokens < 1 || this.allowanceLeft(now) < 1) return false;
     this.tokens -= 1;
+    if (this.allowance !== null) this.allowance -= 1;
     return true;
+  }
+
+  private allowanceLeft(now: number): number {
+    if (this.allowance !== null && now >= this.allowanceUntil) this.allowance = null;
+    return this.allowance ?? Number.POSITIVE_INFINITY;
   }
 
   /** Milliseconds until `position + 1` tokens are available (0 when one is available now). */
@@ -42,7 +55,9 @@ export class TokenBucket {
     const pause = Math.max(0, this.pausedUntil - now);
     const missing = position + 1 - this.tokens;
     const refill = missing <= 0 ? 0 : (missing * 60_000) / this.ratePerMinute;
-    return Math.ceil(pause + refill);
+    // With the upstream's allowance spent, nothing moves before its window has passed, whatever our tokens say.
+    const allowance = this.allowanceLeft(now) < position + 1 ? this.allowanceUntil - now : 0;
+    return Math.ceil(Math.max(pause + refill, allowance));
   }
 
   /** The upstream says only `remaining` calls are left in its window (others may be spending them too). */
@@ -55,6 +70,8 @@ export class TokenBucket {
       this.pause(windowMs, now);
     } else {
       this.tokens = Math.min(this.tokens, left);
+      this.allowance = left;
+      this.allowanceUntil = now + windowMs;
     }
   }
 
