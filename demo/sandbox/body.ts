@@ -19,13 +19,7 @@ export function readEnvelope(text: string, contentType: string): Envelope {
     throw new HttpError(400, 'invalid_body',
       `A request body must be sent with Content-Type: application/json (got '${contentType || 'none'}').`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalid('invalid_body', 'The request body is not valid JSON.');
-  }
-  if (!isObject(parsed)) throw invalid('invalid_body', 'The request body must be a JSON object.');
+  const parsed = readJsonObject(text);
   const keys = Object.keys(parsed);
   const unknown = keys.filter((key) => !ENVELOPE_KEYS.includes(key));
   if (unknown.length > 0) {
@@ -117,3 +111,16 @@ export const field = {
     return text;
   },
 };
+
+/** A JSON object from a request body (empty text is an empty object), or a 400 `invalid_body`. */
+export function readJsonObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid('invalid_body', 'The request body is not valid JSON.');
+  }
+  if (!isObject(parsed)) throw invalid('invalid_body', 'The request body must be a JSON object.');
+  return parsed;
+}

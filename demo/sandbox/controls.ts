@@ -1,7 +1,6 @@
 // /_sandbox/: test and bench controls. They need no credential and the edge worker never proxies them.
 import type { Media, Player, TextTrack, TypedPlaylist } from '../../worker/upstream/v2-types.ts';
 import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
-import { isObject } from './body.ts';
 import { GEO_FIXTURES } from './geo-fixtures.ts';
 import { errorResponse, HttpError, invalid, json } from './http.ts';
 import { isPublished } from './playlist-rules.ts';
@@ -31,18 +30,6 @@ export const emptyStats = (): Stats => ({
   total_calls: 0, routes: {}, rate_limited: 0, auth_failures: 0, faults_injected: 0, peak_calls_per_minute: 0,
   last_authorization_sha256: null, last_geo_key_sha256: null,
 });
-
-export function readJsonObject(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalid('invalid_body', 'The request body is not valid JSON.');
-  }
-  if (!isObject(parsed)) throw invalid('invalid_body', 'The request body must be a JSON object.');
-  return parsed;
-}
 
 export function parseFaults(body: Record<string, unknown>): Faults {
   const faults: Faults = {};

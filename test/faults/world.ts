@@ -3,6 +3,7 @@
  * visitor, the set of keys a publisher's pages would have cached, and a tally of what each suite tried.
  */
 import { env, SELF } from 'cloudflare:test';
+import type { Stats } from '../../demo/sandbox/controls.ts';
 
 export const SECRETS: readonly string[] = [env.API_SECRET, env.GEO_API_KEY, env.ADDRESS_SALT, env.ADMIN_TOKEN].filter(Boolean);
 export const CACHE_HEADER = 'x-reelgate-cache';
@@ -38,15 +39,8 @@ export const setFaults = (faults: Faults): Promise<void> => control('/_sandbox/f
 /** A fresh sandbox: seed catalog, zeroed statistics and rate windows, no faults. */
 export const resetSandbox = (): Promise<void> => control('/_sandbox/reset', {});
 
-export interface SandboxStats {
-  total_calls: number;
-  routes: Record<string, number>;
-  rate_limited: number;
-  auth_failures: number;
-  faults_injected: number;
-  peak_calls_per_minute: number;
-  last_authorization_sha256: string | null;
-}
+/** The sandbox's own statistics shape. */
+export type SandboxStats = Stats;
 
 export async function stats(): Promise<SandboxStats> {
   return (await sandbox('/_sandbox/stats')).json();
