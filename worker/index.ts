@@ -1,6 +1,7 @@
 /**
- * The edge worker, assembled: request guard, preflight and abuse limit before the routes; our own catch (the v2
- * error body, never an exception); CORS and security headers on every answer. Policy lives in the modules imported.
+ * The edge worker, assembled: the raw-path check once for every front door, then either the gateway (/v2, /v1,
+ * /admin) or the public router (request guard, preflight and abuse limit before the routes; our own catch, the v2
+ * error body, never an exception; CORS and security headers on every answer). Policy lives in the modules imported.
  */
 import { Router, type IRequest } from 'itty-router';
 import { enforceVisitorLimit } from './abuse-limit.ts';
@@ -9,7 +10,7 @@ import { getConfig, type Config } from './config.ts';
 import { applyCors, preflight } from './cors.ts';
 import type { Env } from './env.ts';
 import { errorResponse, notFound } from './errors.ts';
-import { guardRequest } from './request-guard.ts';
+import { checkRawPath, guardRequest } from './request-guard.ts';
 import type { Handler, RouteRequest } from './routes/context.ts';
 import { feedRoute } from './routes/feed.ts';
 import { gateRoute, geoRoute } from './routes/geo.ts';
@@ -83,8 +84,22 @@ async function gatewayAnswer(request: Request, env: Env): Promise<Response> {
   return out;
 }
 
+/** A path refused at the front door, before any routing: the v2 error body, with CORS and security headers. */
+function refusedPath(request: Request, env: Env, error: unknown): Response {
+  const out = errorResponse(error);
+  applyCors(request, out, configOrNull(env));
+  applySecurityHeaders(request, out);
+  return out;
+}
+
 export default {
-  // /v2, /v1 and /admin (writes included) belong to the gateway for a team's servers; everything else is public.
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) =>
-    isGatewayRequest(request) ? gatewayAnswer(request, env) : router.fetch(request, env, ctx),
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => {
+    try {
+      checkRawPath(request.url);
+    } catch (error) {
+      return refusedPath(request, env, error);
+    }
+    // /v2, /v1 and /admin (writes included) belong to the gateway for a team's servers; everything else is public.
+    return isGatewayRequest(request) ? gatewayAnswer(request, env) : router.fetch(request, env, ctx);
+  },
 } satisfies ExportedHandler<Env>;

@@ -1,17 +1,27 @@
 /**
- * What a request may look like before any route sees it, so the worker cannot be turned into an open proxy: read
- * methods only, a short path of plain characters (no encoded slashes or dots, no `..`, no `//`, no absolute URL), a
- * bounded query, and ids of the platform's format. Only parameters a route declares are accepted.
+ * What a request may look like before anything routes it, so the worker cannot be turned into an open proxy or tricked
+ * into a route it did not ask for.
+ * - `checkRawPath`, once, at the front door (worker/index.ts) for every path: public API, assets, gateway, admin. It
+ *   reads the path exactly as the runtime handed it over, before any URL parsing here could resolve `..`, decode an
+ *   escape or turn `\` into `/`: plain URL path characters only, no dot segments, no `//`, no percent-escapes, no
+ *   backslashes, at most `MAX_PATH_LENGTH`. (workerd itself resolves literal `..` segments of the request line before
+ *   any worker code runs, as Cloudflare's URL normalisation does in front of it; what reaches the worker is checked.)
+ * - `guardRequest`, for the public API and assets: read methods only, a shorter path, a bounded query.
+ * Only parameters a route declares are accepted (`readQuery`), and ids must be of the platform's format.
  */
 import { ApiError, invalidRequest } from './errors.ts';
 import { RESOURCE_ID, SITE_ID } from './config.ts';
 
-export const MAX_PATH_LENGTH = 256;
+/** The longest path of any front door (the gateway's nested v2 routes). */
+export const MAX_PATH_LENGTH = 512;
+/** The public API's and the assets' paths are short. */
+export const MAX_PUBLIC_PATH_LENGTH = 256;
 export const MAX_QUERY_LENGTH = 512;
 const PATH_CHARS = /^\/[A-Za-z0-9._~\-/]*$/;
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 
 /** The path and query exactly as sent (before URL normalisation resolves `..` or decodes anything). */
-function rawTarget(url: string): { path: string; query: string } {
+export function rawTarget(url: string): { path: string; query: string } {
   const afterScheme = url.indexOf('//');
   const pathStart = url.indexOf('/', afterScheme + 2);
   const target = pathStart < 0 ? '/' : url.slice(pathStart);
@@ -21,17 +31,27 @@ function rawTarget(url: string): { path: string; query: string } {
   return q < 0 ? { path: clean, query: '' } : { path: clean.slice(0, q), query: clean.slice(q + 1) };
 }
 
+/** The front door's one path check (see the header); throws 400 `invalid_request`. */
+export function checkRawPath(url: string): string {
+  const { path } = rawTarget(url);
+  if (path.length > MAX_PATH_LENGTH) throw invalidRequest('The path is too long.');
+  if (path.includes('\\')) throw invalidRequest('The path is not valid: backslashes are not allowed.');
+  if (path.includes('%')) throw invalidRequest('The path is not valid: percent-encoded characters are not allowed.');
+  if (!PATH_CHARS.test(path) || path.includes('//') || DOT_SEGMENT.test(path)) {
+    throw invalidRequest('The path is not valid: no dot segments, empty segments or characters outside A-Z a-z 0-9 . _ ~ -.');
+  }
+  return path;
+}
+
+/** The public API's and the assets' rules, after `checkRawPath`. */
 export function guardRequest(request: Request): void {
   const method = request.method;
   if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
     throw new ApiError(405, 'method_not_allowed', 'Only GET, HEAD and OPTIONS are supported.');
   }
   const { path, query } = rawTarget(request.url);
-  if (path.length > MAX_PATH_LENGTH) throw invalidRequest('The path is too long.');
+  if (path.length > MAX_PUBLIC_PATH_LENGTH) throw invalidRequest('The path is too long.');
   if (query.length > MAX_QUERY_LENGTH) throw invalidRequest('The query is too long.');
-  if (!PATH_CHARS.test(path) || path.includes('//') || /(^|\/)\.\.?(\/|$)/.test(path)) {
-    throw invalidRequest('The path is not valid.');
-  }
   if (/%(2f|5c|2e|00)/i.test(query) || query.includes('://')) throw invalidRequest('The query is not valid.');
 }
 

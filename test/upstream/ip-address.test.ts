@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidIpAddressError, isPublicAddress, parseIpAddress, requireIpAddress } from '../../worker/upstream/index.ts';
+import {
+  InvalidIpAddressError, isPublicAddress, parseIpAddress, requireIpAddress, visitorNetwork,
+} from '../../worker/upstream/index.ts';
 
 describe('parseIpAddress: IPv4 is strict dotted decimal', () => {
   it.each([
@@ -101,5 +103,33 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress('172.32.0.0')).toBe(true);
     expect(isPublicAddress('100.128.0.0')).toBe(true);
     expect(isPublicAddress('11.0.0.0')).toBe(true);
+  });
+});
+
+describe('visitorNetwork: the per-visitor limit counts IPv6 addresses by their /64 (issue 9, item 3)', () => {
+  it('counts every address of one /64 as one visitor, whatever its spelling', () => {
+    const network = visitorNetwork('2001:db8:1:2::1');
+    expect(network).toBe('2001:db8:1:2::/64');
+    for (const address of ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:DB8:1:2:0:0:0:82', '2001:0db8:0001:0002::abcd']) {
+      expect(visitorNetwork(address)).toBe(network);
+    }
+  });
+
+  it('counts neighbouring /64s and IPv4 addresses apart', () => {
+    expect(visitorNetwork('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(visitorNetwork('2001:db8::1')).toBe('2001:db8::/64');
+    expect(visitorNetwork('192.0.2.1')).toBe('192.0.2.1');
+    expect(visitorNetwork('192.0.2.2')).toBe('192.0.2.2');
+  });
+
+  it('counts IPv4-mapped and NAT64 addresses as the IPv4 address they carry', () => {
+    expect(visitorNetwork('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(visitorNetwork('64:ff9b::c000:207')).toBe('192.0.2.7');
+  });
+
+  it('is null for anything that is not an address', () => {
+    expect(visitorNetwork('')).toBeNull();
+    expect(visitorNetwork('2001:db8::/64')).toBeNull();
+    expect(visitorNetwork('fe80::1%eth0')).toBeNull();
   });
 });

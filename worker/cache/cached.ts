@@ -3,7 +3,10 @@
  * - fresh entry: answered, nothing else happens (no upstream call, no KV write);
  * - stale entry: answered at once, refreshed in the background (one refresh per key per isolate; identical refreshes
  *   from other isolates share one upstream request in the budget object);
- * - miss: loaded (concurrent misses of an isolate share one load), stored, answered;
+ * - miss: loaded by this request itself, stored, answered. Concurrent misses of a key share the upstream request in
+ *   the budget object (identical reads are coalesced there, and a read it finished a moment ago is handed on), never a
+ *   promise of another request: workerd cancels a request's I/O when that request ends, so a waiter tied to it would
+ *   hang and be answered with the runtime's plain 500;
  * - the upstream failing or out of budget: any entry we still hold is served instead (stale-if-error).
  * KV limits: no write on a hit, at most one write per key per second from an isolate, TTLs of at least 60 s.
  * "Not found" is cached too (briefly), so random ids cannot drain the upstream budget.
@@ -27,7 +30,8 @@ const KV_MIN_TTL_SECONDS = 60;
 const MIN_WRITE_INTERVAL_MS = 1000;
 
 const memory = new MemoryCache<Envelope<unknown>>();
-const inFlight = new Map<string, Promise<Envelope<unknown>>>();
+/** Keys whose stale entry this isolate is refreshing in the background: a flag, never a promise others await. */
+const refreshing = new Set<string>();
 const lastWrite = new Map<string, number>();
 
 /** Empties this isolate's memory layer (tests, after they edit KV behind its back). */
@@ -84,10 +88,11 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
     const age = now - entry.storedAt;
     if (age < window.freshSeconds * 1000) return answer(entry, 'HIT');
     if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
-      if (!inFlight.has(key)) {
+      if (!refreshing.has(key)) {
+        refreshing.add(key);
         ctx.waitUntil(load(options, entry.value, false).catch(() => {
           // The next request tries again; the stale answer stays in place.
-        }));
+        }).finally(() => refreshing.delete(key)));
       }
       return answer(entry, 'STALE');
     }
@@ -111,33 +116,26 @@ function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
   return { value: entry.value, state, storedAt: entry.storedAt, etag: entry.etag };
 }
 
-/** Loads and stores one key; concurrent callers in this isolate share the load. */
-function load<T>(
+/** Loads and stores one key, within the calling request (see the header: no promise is shared between requests). */
+async function load<T>(
   { env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
 ): Promise<Envelope<T>> {
-  const running = inFlight.get(key);
-  if (running) return running as Promise<Envelope<T>>;
-  const work = (async (): Promise<Envelope<T>> => {
-    let entry: Envelope<T>;
-    try {
-      const value = await fetchValue(previous, { acceptRecent });
-      const text = JSON.stringify(value);
-      entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
-    } catch (error) {
-      if (!(error instanceof ApiError)) {
-        // An upstream body not of the contract's shape breaks a projection: the platform's fault, not the caller's.
-        console.error('reelgate: could not project an upstream answer', error instanceof Error ? error.name : typeof error);
-        throw upstreamUnavailable(502);
-      }
-      if (error.code !== 'not_found') throw error;
-      entry = { v: 1, storedAt: Date.now(), found: false };
+  let entry: Envelope<T>;
+  try {
+    const value = await fetchValue(previous, { acceptRecent });
+    const text = JSON.stringify(value);
+    entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
+  } catch (error) {
+    if (!(error instanceof ApiError)) {
+      // An upstream body not of the contract's shape breaks a projection: the platform's fault, not the caller's.
+      console.error('reelgate: could not project an upstream answer', error instanceof Error ? error.name : typeof error);
+      throw upstreamUnavailable(502);
     }
-    store(env, ctx, kind, key, entry);
-    return entry;
-  })();
-  inFlight.set(key, work);
-  void work.finally(() => inFlight.delete(key)).catch(() => {});
-  return work;
+    if (error.code !== 'not_found') throw error;
+    entry = { v: 1, storedAt: Date.now(), found: false };
+  }
+  store(env, ctx, kind, key, entry);
+  return entry;
 }
 
 function store<T>(env: Env, ctx: ExecutionContext, kind: CachedOptions<T>['kind'], key: string, entry: Envelope<T>): void {

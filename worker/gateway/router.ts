@@ -1,7 +1,8 @@
 /**
  * The gateway's front door: `/v2/...` for a team's servers, `/v1/...` for integrations still on the deprecated API, and
  * `/admin/...` for the operator. `worker/index.ts` hands these paths here before the public router (whose guard only
- * knows read methods). Every refusal is the v2 error format (the v1 shape under `/v1`), with security headers.
+ * knows read methods), after its raw-path check (worker/request-guard.ts) has refused anything but a plain path.
+ * Every refusal is the v2 error format (the v1 shape under `/v1`), with security headers.
  */
 import { budgetStub } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
@@ -14,7 +15,7 @@ import { authenticate, outcomeResponse, performCall } from './forward.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { checkBody, checkQuery, readBoundedText } from './request-checks.ts';
 import { handleV1, v1ErrorResponse } from './v1/v1-routes.ts';
-import { matchV2Route, MAX_PATH_LENGTH } from './v2-routes.ts';
+import { matchV2Route } from './v2-routes.ts';
 
 const PREFIXES = ['/v2/', '/v1/', '/admin/'];
 
@@ -30,14 +31,6 @@ export function rawPath(url: string): string {
 export function isGatewayRequest(request: Request): boolean {
   const path = rawPath(request.url);
   return PREFIXES.some((prefix) => path.startsWith(prefix)) || path === '/v2' || path === '/v1' || path === '/admin';
-}
-
-/** Refuses paths that are not plain: dot segments, `//`, escapes, anything outside the URL path characters. */
-function checkPlainPath(path: string): void {
-  if (path.length > MAX_PATH_LENGTH) throw invalid('The path is too long.');
-  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path.includes('//') || /(^|\/)\.\.?(\/|$)/.test(path)) {
-    throw invalid('The path is not valid: no dot segments, empty segments or percent-encoding.');
-  }
 }
 
 async function handleV2(request: Request, env: Env, path: string): Promise<Response> {
@@ -88,7 +81,6 @@ export async function gatewayFetch(request: Request, env: Env): Promise<Response
   const v1 = path === '/v1' || path.startsWith('/v1/');
   let response: Response;
   try {
-    checkPlainPath(path);
     if (v1) response = await handleV1(request, env, path);
     else if (path === '/admin' || path.startsWith('/admin/')) response = await handleAdmin(request, env, path);
     else response = await handleV2(request, env, path);

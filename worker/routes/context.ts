@@ -5,7 +5,7 @@ import { getConfig, type SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
 import { requireSiteId } from '../request-guard.ts';
-import { callerAddress, hashAddress } from '../visitor.ts';
+import { visitorKey } from '../visitor.ts';
 
 export type RouteRequest = IRequest & Request;
 export type Handler = (request: RouteRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -17,8 +17,7 @@ export function siteOf(env: Env, id: string | undefined): SiteConfig {
   return site;
 }
 
-/** The caller's turn-key in the budget's public lane: their hashed address, so one visitor cannot starve others. */
+/** The caller's turn-key in the budget's public lane: their hashed network, so one visitor cannot starve others. */
 export async function publicCaller(request: Request, env: Env): Promise<CallerContext> {
-  const address = callerAddress(request, env);
-  return { lane: 'public', caller: address ? await hashAddress(env, address) : 'anonymous' };
+  return { lane: 'public', caller: (await visitorKey(request, env)) ?? 'anonymous' };
 }

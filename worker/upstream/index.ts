@@ -14,5 +14,5 @@ export { GeoClient, type GeoClientOptions } from './geo-client.ts';
 export { normaliseGeo, normaliseProxy } from './geo-normalise.ts';
 export { isoCountry, ISO_ALPHA2_COUNTRIES } from './iso-countries.ts';
 export {
-  parseIpAddress, requireIpAddress, isPublicAddress, InvalidIpAddressError, type ParsedIpAddress,
+  parseIpAddress, requireIpAddress, isPublicAddress, visitorNetwork, InvalidIpAddressError, type ParsedIpAddress,
 } from './ip-address.ts';

@@ -174,3 +174,18 @@ export function isPublicAddress(address: string): boolean {
   // Global unicast is 2000::/3; everything else (::, ::1, fc00::/7, fe80::/10, ff00::/8, ...) is not.
   return (groups[0]! & 0xe000) === 0x2000;
 }
+
+/**
+ * The network a visitor is counted as: an IPv4 address on its own; an IPv6 address as its /64, the smallest block an
+ * ISP hands one subscriber (RFC 6177), so rotating through the 2^64 addresses of one line is still one visitor.
+ * IPv4-mapped and NAT64 addresses count as the IPv4 address they carry. Null when the input is not an address.
+ */
+export function visitorNetwork(address: string): string | null {
+  const parsed = parseIpAddress(address);
+  if (!parsed) return null;
+  if (parsed.version === 4) return parsed.address;
+  const groups = parseIpv6Groups(parsed.address)!;
+  const isNat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
+  if (isIpv4Mapped(groups) || isNat64) return embeddedIpv4(groups).join('.');
+  return `${formatIpv6([...groups.slice(0, 4), 0, 0, 0, 0])}/64`;
+}
