@@ -68,4 +68,17 @@ describe('raw 500s under concurrent misses (issue 9, item 1)', () => {
     assertOwnAnswers(answers, [200, 429]);
     for (const answer of answers.filter((a) => a.status === 429)) assert.equal(errorCode(answer.text), 'rate_limited');
   });
+
+  test('a crowd behind a visitor who hangs up while the budget is spent: the others each get their own answer', async () => {
+    const spenders = await Promise.all([mediaPath(), mediaPath(), mediaPath()].map((path, i) =>
+      send(stack.origin, path, { headers: { 'cf-connecting-ip': `198.18.101.${i}` } })));
+    assertOwnAnswers(spenders, [200, 429]);
+    const path = mediaPath();
+    // The first visitor's miss waits for a budget slot; they leave before it comes. The crowd arrives meanwhile.
+    const leaver = send(stack.origin, path, { headers: { 'cf-connecting-ip': '198.18.102.1' }, hangUpAfterMs: 150 });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const answers = await crowd(path, 3000);
+    await leaver;
+    assertOwnAnswers(answers, [200, 429]);
+  });
 });

@@ -137,7 +137,7 @@ function sandboxControls(mf) {
  * One HTTP request to the worker with the path sent exactly as given (no URL parsing on our side either, so `..`,
  * `%2e%2e` and `\` reach the socket as written). Resolves to {status, headers, text}.
  */
-export function send(origin, path, { method = 'GET', headers = {}, body } = {}) {
+export function send(origin, path, { method = 'GET', headers = {}, body, hangUpAfterMs } = {}) {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path, headers, agent: false }, (res) => {
@@ -148,7 +148,14 @@ export function send(origin, path, { method = 'GET', headers = {}, body } = {}) 
       }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    if (hangUpAfterMs !== undefined) {
+      // A visitor who leaves: the connection closes before the answer, and workerd cancels that request.
+      const timer = setTimeout(() => req.destroy(), hangUpAfterMs);
+      req.on('close', () => clearTimeout(timer));
+      req.on('error', () => resolve({ status: 0, headers: {}, text: '' }));
+    } else {
+      req.on('error', reject);
+    }
     req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: no answer within 60 s`)));
     if (body !== undefined) req.write(body);
     req.end();
