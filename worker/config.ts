@@ -42,6 +42,10 @@ export interface BudgetConfig {
   burst: number;
   /** How long a miss may wait for a slot before it is answered 429. */
   maxWaitMs: number;
+  /**
+   * The Geo API's own bucket. The spec states no geo rate and the real API may send no `svc-request-*` headers, so
+   * this bucket alone must hold the upstream's limit.
+   */
   geoRatePerMinute: number;
   geoBurst: number;
   upstreamTimeoutMs: number;
@@ -216,8 +220,10 @@ export function parseConfig(input: unknown): Config {
       ratePerMinute: num(b.rate_per_minute, 'budget.rate_per_minute', 50, 0.1, 59),
       burst: num(b.burst, 'budget.burst', 5, 1, 30),
       maxWaitMs: num(b.max_wait_ms, 'budget.max_wait_ms', 5000, 0, 30_000),
-      geoRatePerMinute: num(b.geo_rate_per_minute, 'budget.geo_rate_per_minute', 300, 1, 100_000),
-      geoBurst: num(b.geo_burst, 'budget.geo_burst', 20, 1, 1000),
+      // The same 50 for a 60 as the v2 API: the Geo API's rate is not stated, so assume the platform's 60/minute and
+      // keep rate + burst (55) within one upstream window even when no `svc-request-remaining` ever comes back.
+      geoRatePerMinute: num(b.geo_rate_per_minute, 'budget.geo_rate_per_minute', 50, 1, 100_000),
+      geoBurst: num(b.geo_burst, 'budget.geo_burst', 5, 1, 1000),
       upstreamTimeoutMs: num(b.upstream_timeout_ms, 'budget.upstream_timeout_ms', 8000, 100, 30_000),
     },
     feed: {
