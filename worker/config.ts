@@ -59,6 +59,15 @@ export interface BudgetConfig {
   upstreamTimeoutMs: number;
 }
 
+export interface FeedConfig {
+  defaultPageLength: number;
+  maxPageLength: number;
+  maxItems: number;
+  /** Distinct variants (`seed` / `tags` values) one playlist may load from the upstream per window... */
+  maxVariants: number;
+  /** ...of this many seconds; beyond it a new variant is answered with the playlist's own feed. */
+  variantWindowSeconds: number;
+}
 
 export interface Config {
   sites: ReadonlyMap<string, SiteConfig>;
@@ -68,7 +77,7 @@ export interface Config {
   customParamsAllowlist: readonly string[];
   cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
   budget: BudgetConfig;
-  feed: { defaultPageLength: number; maxPageLength: number; maxItems: number };
+  feed: FeedConfig;
 }
 
 export class ConfigError extends Error {
@@ -243,7 +252,7 @@ export function parseConfig(input: unknown): Config {
   noUnknownKeys(b, ['rate_per_minute', 'burst', 'max_wait_ms', 'gateway_floor', 'public_floor', 'geo_rate_per_minute', 'geo_burst',
     'upstream_timeout_ms'], 'budget');
   const f = obj(root.feed, 'feed');
-  noUnknownKeys(f, ['default_page_length', 'max_page_length', 'max_items'], 'feed');
+  noUnknownKeys(f, ['default_page_length', 'max_page_length', 'max_items', 'max_variants', 'variant_window_seconds'], 'feed');
   const maxPageLength = num(f.max_page_length, 'feed.max_page_length', 50, 1, 100);
   const budget = parseBudget(b);
 
@@ -258,6 +267,8 @@ export function parseConfig(input: unknown): Config {
       defaultPageLength: Math.min(num(f.default_page_length, 'feed.default_page_length', 10, 1, 100), maxPageLength),
       maxPageLength,
       maxItems: num(f.max_items, 'feed.max_items', 100, 1, 500),
+      maxVariants: num(f.max_variants, 'feed.max_variants', 10, 0, 1000),
+      variantWindowSeconds: num(f.variant_window_seconds, 'feed.variant_window_seconds', 60, 1, 86_400),
     },
   };
 }

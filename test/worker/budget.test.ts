@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { BudgetResult } from '../../worker/budget/calls.ts';
 import { LaneQueue, type Lane } from '../../worker/budget/lanes.ts';
 import { TokenBucket, type Share } from '../../worker/budget/token-bucket.ts';
+import { VariantLimiter } from '../../worker/budget/variants.ts';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { api, callsTo, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { players } from './upstream-direct.ts';
@@ -294,5 +295,27 @@ describe('floors: reserved shares of one bucket', () => {
     const b = new TokenBucket(60, 4, 0);
     expect(takeAll(b, 0, 'gateway')).toBe(4);
     expect(takeAll(b, 0, 'public')).toBe(0);
+  });
+});
+
+describe('feed variants per playlist', () => {
+  const WINDOW = 60_000;
+
+  it('admits up to the cap of distinct variants per window, then refuses new ones with the wait', () => {
+    const limiter = new VariantLimiter();
+    expect(limiter.admit('s:p', 'a', 2, WINDOW, 0)).toEqual({ ok: true });
+    expect(limiter.admit('s:p', 'b', 2, WINDOW, 10_000)).toEqual({ ok: true });
+    expect(limiter.admit('s:p', 'c', 2, WINDOW, 20_000)).toEqual({ ok: false, retryAfterSeconds: 40 });
+    // A variant already admitted is admitted again (its refreshes, other isolates' misses).
+    expect(limiter.admit('s:p', 'a', 2, WINDOW, 30_000)).toEqual({ ok: true });
+    // Other playlists have their own count.
+    expect(limiter.admit('s:q', 'c', 2, WINDOW, 30_000)).toEqual({ ok: true });
+    // Once the oldest admission has left the window, a new variant takes its place.
+    expect(limiter.admit('s:p', 'c', 2, WINDOW, 60_000)).toEqual({ ok: true });
+    expect(limiter.admit('s:p', 'd', 2, WINDOW, 60_000)).toEqual({ ok: false, retryAfterSeconds: 10 });
+  });
+
+  it('a cap of 0 admits no variant at all', () => {
+    expect(new VariantLimiter().admit('s:p', 'a', 0, WINDOW, 0)).toEqual({ ok: false, retryAfterSeconds: 60 });
   });
 });

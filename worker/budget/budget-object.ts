@@ -1,9 +1,10 @@
 /**
  * The single door to the upstream. One instance (named "global") owns the budget of every isolate: a token bucket per
  * upstream API below its limit (the v2 one with a reserved floor for visitors and for gateway keys, so neither side can
- * starve the other), lanes with fair turns between callers, a bounded wait before a 429, and one shared upstream request
- * for identical concurrent reads. It performs the calls itself with the typed clients, so the request that carries a
- * secret is built here from scratch and never from a client's headers.
+ * starve the other), lanes with fair turns between callers, a bounded wait before a 429, one shared upstream request
+ * for identical concurrent reads, and the bound on how many new feed variants a playlist may load. It performs the
+ * calls itself with the typed clients, so the request that carries a secret is built here from scratch and never from
+ * a client's headers.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig, type BudgetConfig } from '../config.ts';
@@ -23,6 +24,7 @@ import {
 import { dedupeKey, type BudgetRequest, type BudgetResult, type RawAnswer, type UpstreamCall, type UpstreamFailure } from './calls.ts';
 import { LaneQueue, shareOf, type Lane, type Waiter } from './lanes.ts';
 import { TokenBucket, type Share } from './token-bucket.ts';
+import { VariantLimiter, type VariantAdmission } from './variants.ts';
 import { CallerShares, type CallerShare } from '../gateway/caller-shares.ts';
 
 type Api = UpstreamCall['api'];
@@ -69,6 +71,7 @@ export class BudgetObject extends DurableObject<Env> {
   private readonly downUntil = new Map<Api, number>();
   /** Gateway callers' recent upstream calls, for their share figures (gateway/caller-shares.ts). */
   private readonly shares = new CallerShares();
+  private readonly variants = new VariantLimiter();
   private stats: BudgetStats = BudgetObject.emptyStats();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -156,6 +159,15 @@ export class BudgetObject extends DurableObject<Env> {
     return this.shares.figures(caller, this.budget.ratePerMinute, Date.now());
   }
 
+  /**
+   * May `scope` (a playlist) load the feed variant `variant` from the upstream now? At most `feed.max_variants`
+   * distinct variants per playlist per `feed.variant_window_seconds`, for all isolates together.
+   */
+  async admitVariant(scope: string, variant: string): Promise<VariantAdmission> {
+    const feed = getConfig(this.env).feed;
+    return this.variants.admit(scope, variant, feed.maxVariants, feed.variantWindowSeconds * 1000, Date.now());
+  }
+
   /** Counters for operators and tests. */
   async snapshot(): Promise<BudgetStats> {
     const out = structuredClone(this.stats);
@@ -179,6 +191,7 @@ export class BudgetObject extends DurableObject<Env> {
     this.recent.clear();
     this.downUntil.clear();
     this.shares.clear();
+    this.variants.clear();
     this.stats = BudgetObject.emptyStats();
   }
 
