@@ -8,7 +8,7 @@
  * not, or that finds no upstream slot, is answered with the playlist's own feed, marked `x-reelgate-variant: default`
  * and never stored by browsers, so a flood of new values costs nothing upstream and a real visitor still sees a feed.
  */
-import { budgetStub } from '../budget/upstream.ts';
+import { budgetStub, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
 import {
   checkVariant, feedOf, loadFeed, loadPlaylistHead, variantKey, type FeedSnapshot, type FeedVariant, type PlaylistHead,
@@ -25,7 +25,6 @@ import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
 import { publicCaller, siteOf, type Handler } from './context.ts';
-import type { CallerContext } from '../budget/upstream.ts';
 
 const MAX_PAGE = 1000;
 /** Marks an answer that is the playlist's own feed standing in for a variant that could not be loaded now. */
@@ -63,7 +62,7 @@ async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<Ca
     return await cached<FeedSnapshot>({
       env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:${key}`,
       load: async (_previous, freshness) => {
-        // Only loads ask: cached variants are answered (and refreshed while admitted) without counting.
+        // Only loads ask: a cached variant is answered without counting (a refused refresh leaves it served stale).
         const admission = await budgetStub(env).admitVariant(`${site}:${playlistId}`, key);
         if (!admission.ok) throw rateLimited(admission.retryAfterSeconds, 'This playlist has too many new variants; retry later.');
         return feedOf({ env, who: { ...who, ...freshness }, site, playlistId, variant,
