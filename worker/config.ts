@@ -42,9 +42,31 @@ export interface BudgetConfig {
   burst: number;
   /** How long a miss may wait for a slot before it is answered 429. */
   maxWaitMs: number;
+  /**
+   * The share of `ratePerMinute` (and of `burst`) reserved for gateway keys: visitors' misses never spend it. What
+   * the two floors leave is shared, first come first served; a side also gets the other's refill while the other's
+   * reserve is full (idle).
+   */
+  gatewayFloor: number;
+  /** The same for visitors' misses: gateway keys never spend it. */
+  publicFloor: number;
+  /**
+   * The Geo API's own bucket. The spec states no geo rate and the real API may send no `svc-request-*` headers, so
+   * this bucket alone must hold the upstream's limit.
+   */
   geoRatePerMinute: number;
   geoBurst: number;
   upstreamTimeoutMs: number;
+}
+
+export interface FeedConfig {
+  defaultPageLength: number;
+  maxPageLength: number;
+  maxItems: number;
+  /** Distinct variants (`seed` / `tags` values) one playlist may load from the upstream per window... */
+  maxVariants: number;
+  /** ...of this many seconds; beyond it a new variant is answered with the playlist's own feed. */
+  variantWindowSeconds: number;
 }
 
 export interface Config {
@@ -55,7 +77,7 @@ export interface Config {
   customParamsAllowlist: readonly string[];
   cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
   budget: BudgetConfig;
-  feed: { defaultPageLength: number; maxPageLength: number; maxItems: number };
+  feed: FeedConfig;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +177,34 @@ function parseCache(raw: unknown): Config['cache'] {
   return out;
 }
 
+function parseBudget(b: Json): BudgetConfig {
+  const budget: BudgetConfig = {
+    // Strictly below the platform's 60/minute so other users of the secret keep some room.
+    ratePerMinute: num(b.rate_per_minute, 'budget.rate_per_minute', 50, 0.1, 59),
+    burst: num(b.burst, 'budget.burst', 5, 1, 30),
+    maxWaitMs: num(b.max_wait_ms, 'budget.max_wait_ms', 5000, 0, 30_000),
+    gatewayFloor: num(b.gateway_floor, 'budget.gateway_floor', 0.3, 0.05, 0.95),
+    publicFloor: num(b.public_floor, 'budget.public_floor', 0.3, 0.05, 0.95),
+    // The same 50 for a 60 as the v2 API: the Geo API's rate is not stated, so assume the platform's 60/minute and
+    // keep rate + burst (55) within one upstream window even when no `svc-request-remaining` ever comes back.
+    geoRatePerMinute: num(b.geo_rate_per_minute, 'budget.geo_rate_per_minute', 50, 1, 100_000),
+    geoBurst: num(b.geo_burst, 'budget.geo_burst', 5, 1, 1000),
+    upstreamTimeoutMs: num(b.upstream_timeout_ms, 'budget.upstream_timeout_ms', 8000, 100, 30_000),
+  };
+  if (budget.gatewayFloor + budget.publicFloor > 1) {
+    throw new ConfigError('budget.gateway_floor + budget.public_floor must be at most 1 (each is a share of the same budget)');
+  }
+  // A reserve is its floor's share of the burst; one that cannot hold a whole call guarantees nothing.
+  for (const key of ['gateway_floor', 'public_floor'] as const) {
+    const floor = key === 'gateway_floor' ? budget.gatewayFloor : budget.publicFloor;
+    if (budget.burst * floor < 1) {
+      throw new ConfigError(`budget.burst × budget.${key} must be at least 1 so the reserve holds one call; it is `
+        + `${budget.burst} × ${floor} (raise budget.burst or budget.${key})`);
+    }
+  }
+  return budget;
+}
+
 export function parseConfig(input: unknown): Config {
   let raw: unknown = input ?? {};
   if (typeof raw === 'string') {
@@ -199,11 +249,12 @@ export function parseConfig(input: unknown): Config {
   });
 
   const b = obj(root.budget, 'budget');
-  noUnknownKeys(b, ['rate_per_minute', 'burst', 'max_wait_ms', 'geo_rate_per_minute', 'geo_burst',
+  noUnknownKeys(b, ['rate_per_minute', 'burst', 'max_wait_ms', 'gateway_floor', 'public_floor', 'geo_rate_per_minute', 'geo_burst',
     'upstream_timeout_ms'], 'budget');
   const f = obj(root.feed, 'feed');
-  noUnknownKeys(f, ['default_page_length', 'max_page_length', 'max_items'], 'feed');
+  noUnknownKeys(f, ['default_page_length', 'max_page_length', 'max_items', 'max_variants', 'variant_window_seconds'], 'feed');
   const maxPageLength = num(f.max_page_length, 'feed.max_page_length', 50, 1, 100);
+  const budget = parseBudget(b);
 
   return {
     sites,
@@ -211,19 +262,13 @@ export function parseConfig(input: unknown): Config {
     allowedOrigins,
     customParamsAllowlist: strings(root.custom_params_allowlist, 'custom_params_allowlist'),
     cache: parseCache(root.cache),
-    budget: {
-      // Strictly below the platform's 60/minute so other users of the secret keep some room.
-      ratePerMinute: num(b.rate_per_minute, 'budget.rate_per_minute', 50, 0.1, 59),
-      burst: num(b.burst, 'budget.burst', 5, 1, 30),
-      maxWaitMs: num(b.max_wait_ms, 'budget.max_wait_ms', 5000, 0, 30_000),
-      geoRatePerMinute: num(b.geo_rate_per_minute, 'budget.geo_rate_per_minute', 300, 1, 100_000),
-      geoBurst: num(b.geo_burst, 'budget.geo_burst', 20, 1, 1000),
-      upstreamTimeoutMs: num(b.upstream_timeout_ms, 'budget.upstream_timeout_ms', 8000, 100, 30_000),
-    },
+    budget,
     feed: {
       defaultPageLength: Math.min(num(f.default_page_length, 'feed.default_page_length', 10, 1, 100), maxPageLength),
       maxPageLength,
       maxItems: num(f.max_items, 'feed.max_items', 100, 1, 500),
+      maxVariants: num(f.max_variants, 'feed.max_variants', 10, 0, 1000),
+      variantWindowSeconds: num(f.variant_window_seconds, 'feed.variant_window_seconds', 60, 1, 86_400),
     },
   };
 }

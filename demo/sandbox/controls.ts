@@ -12,6 +12,11 @@ export interface Faults {
   outage?: boolean;
   force_429?: boolean;
   retry_after_seconds?: number;
+  /**
+   * Geo answers carry no `svc-request-limit` / `svc-request-remaining` (the spec promises them for the Management API
+   * only): the worker's geo bucket must then hold the limit by itself.
+   */
+  omit_geo_rate_headers?: boolean;
 }
 
 export interface Stats {
@@ -45,7 +50,7 @@ export function parseFaults(body: Record<string, unknown>): Faults {
         }
         if (value > 0) faults.latency_ms = value;
         break;
-      case 'outage': case 'force_429':
+      case 'outage': case 'force_429': case 'omit_geo_rate_headers':
         if (typeof value !== 'boolean') throw invalid('invalid_parameter', `${key} must be true or false.`);
         if (value) faults[key] = true;
         break;
@@ -56,7 +61,7 @@ export function parseFaults(body: Record<string, unknown>): Faults {
         faults.retry_after_seconds = value;
         break;
       default:
-        throw invalid('invalid_parameter', `Unknown fault '${key}'; known: error_rate, latency_ms, outage, force_429, retry_after_seconds.`);
+        throw invalid('invalid_parameter', `Unknown fault '${key}'; known: error_rate, latency_ms, outage, force_429, retry_after_seconds, omit_geo_rate_headers.`);
     }
   }
   return faults;

@@ -106,12 +106,16 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     const limit = this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env);
     const now = Date.now();
     const hits = this.store.rateHits(now - WINDOW_MS, bucket);
+    // What the answer says about the window, unless the geo API is made to say nothing (the omit_geo_rate_headers fault).
+    const silent = family === 'geo' && faults.omit_geo_rate_headers === true;
+    const rateInfo = (remaining: number): Record<string, string> => silent ? {}
+      : { 'svc-request-limit': String(limit), 'svc-request-remaining': String(remaining) };
     if (faults.outage) {
       // The platform is down: nothing is executed and nothing is counted against the window.
       stats.faults_injected++;
       this.saveStats(stats);
       return errorResponse(503, 'server_error', 'The platform is unavailable (sandbox outage fault).', {
-        'svc-request-limit': String(limit), 'svc-request-remaining': String(Math.max(0, limit - hits.length)), 'retry-after': '30',
+        ...rateInfo(Math.max(0, limit - hits.length)), 'retry-after': '30',
       });
     }
 
@@ -124,11 +128,11 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         : Math.max(1, Math.ceil(((hits[0] ?? now) + WINDOW_MS - now) / 1000));
       return errorResponse(429, 'rate_limit_exceeded',
         `More than ${limit} requests in the last minute; this call was not executed. Retry after ${retryAfter} s.`,
-        { 'svc-request-limit': String(limit), 'svc-request-remaining': '0', 'retry-after': String(retryAfter) });
+        { ...rateInfo(0), 'retry-after': String(retryAfter) });
     }
     this.store.addRateHit(bucket, now);
     stats.peak_calls_per_minute = Math.max(stats.peak_calls_per_minute, hits.length + 1);
-    const rateHeaders = { 'svc-request-limit': String(limit), 'svc-request-remaining': String(limit - hits.length - 1) };
+    const rateHeaders = rateInfo(limit - hits.length - 1);
 
     const response = this.authorisedCall(request, url, family, credential, match, stats, faults, bodyText);
     this.saveStats(stats);

@@ -141,8 +141,9 @@ export async function describeWorld(configuredSites: readonly string[]): Promise
     for (const id of published.slice(0, 2)) keys.push(`/api/sites/${site.id}/media/${id}`);
     for (const id of published.slice(2, 4)) unseen.push(`/api/sites/${site.id}/media/${id}`);
   }
-  const manual = sites[0]!.playlists.manual?.[0];
-  if (manual) unseen.push(`/api/sites/${sites[0]!.id}/playlists/${manual}?seed=${sites[0]!.media.published[0]}`);
+  // `seed` is taken by recommendations playlists only (others answer 400).
+  const recommendations = sites[0]!.playlists.recommendations?.[0];
+  if (recommendations) unseen.push(`/api/sites/${sites[0]!.id}/playlists/${recommendations}?seed=${sites[0]!.media.published[0]}`);
   // Candidates; `fill` keeps those every shipped policy lets in.
   const visitors = seed.geo.fixtures
     .filter((f) => f.expected_country !== null && EUROPEAN.has(f.expected_country))

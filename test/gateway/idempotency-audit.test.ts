@@ -85,10 +85,10 @@ describe('idempotent writes', () => {
   });
 
   it('a write refused for want of budget keeps its key free, so the retry goes through', async () => {
-    // Spend the whole burst on reads so the write finds no slot within the bounded wait.
+    // Spend all the gateway may of the burst on its reads so the write finds no slot within the bounded wait.
     const stub = budgetStub(env);
     await Promise.all(Array.from({ length: 10 }, (_, i) => stub.call({
-      lane: 'public', caller: 'filler', call: { api: 'v2', op: 'listMedia', site: SITE, params: { page: i + 1, page_length: 1 } },
+      lane: 'gateway-read', caller: 'filler', call: { api: 'v2', op: 'listMedia', site: SITE, params: { page: i + 1, page_length: 1 } },
     })));
     const refused = await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'later' });
     expect(refused.status).toBe(429);

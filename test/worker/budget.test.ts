@@ -4,7 +4,8 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BudgetResult } from '../../worker/budget/calls.ts';
 import { LaneQueue, type Lane } from '../../worker/budget/lanes.ts';
-import { TokenBucket } from '../../worker/budget/token-bucket.ts';
+import { TokenBucket, type Share } from '../../worker/budget/token-bucket.ts';
+import { VariantLimiter } from '../../worker/budget/variants.ts';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { api, callsTo, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { players } from './upstream-direct.ts';
@@ -12,14 +13,21 @@ import { players } from './upstream-direct.ts';
 /** Budget in the test configuration (vitest.config.mts). */
 const RATE_PER_MINUTE = 50;
 const BURST = 10;
+/** What visitors may spend of the burst: all but the gateway's reserve (its floor, 0.3 by default). */
+const PUBLIC_RESERVE = 7;
 
 beforeEach(() => resetWorld());
 
-/** Sets the v2 bucket's tokens as of now (white-box: keeps the timing-sensitive tests deterministic on a slow machine). */
+/**
+ * Sets what visitors may spend of the v2 bucket as of now (white-box: keeps the timing-sensitive tests deterministic
+ * on a slow machine). The gateway's reserve is untouched: public misses never spend it.
+ */
 async function emptyBucket(tokens = 0): Promise<void> {
   await runInDurableObject(budgetStub(env), (object) => {
-    const bucket = (object as unknown as { buckets: Map<string, { tokens: number; last: number }> }).buckets.get('v2')!;
-    bucket.tokens = tokens;
+    const bucket = (object as unknown as { buckets: Map<string, { tokens: { public: number; shared: number }; last: number }> })
+      .buckets.get('v2')!;
+    bucket.tokens.public = tokens;
+    bucket.tokens.shared = 0;
     bucket.last = Date.now();
   });
 }
@@ -109,8 +117,8 @@ describe('the global budget', () => {
 
   it('waits in line for a bounded time, then answers 429 rate_limited with Retry-After', async () => {
     const stub = budgetStub(env);
-    // Spend the burst.
-    await Promise.all(Array.from({ length: BURST }, (_, i) => stub.call({
+    // Spend the visitors' reserve.
+    await Promise.all(Array.from({ length: PUBLIC_RESERVE }, (_, i) => stub.call({
       lane: 'public', caller: 'drain', call: { api: 'v2', op: 'getMedia', site: SITE, id: `yy${String(i).padStart(6, '0')}` },
     })));
     // However long that took, the bucket is empty now: the next slot is 1.2 s away at 50/min, beyond the 400 ms bound.
@@ -125,7 +133,7 @@ describe('the global budget', () => {
 
   it('a miss the next slot can serve within the bound waits in line and is served', async () => {
     const stub = budgetStub(env);
-    await Promise.all(Array.from({ length: BURST }, (_, i) => stub.call({
+    await Promise.all(Array.from({ length: PUBLIC_RESERVE }, (_, i) => stub.call({
       lane: 'public', caller: 'drain', call: { api: 'v2', op: 'getMedia', site: SITE, id: `uu${String(i).padStart(6, '0')}` },
     })));
     // Nearly a whole token back: the next slot is ~240 ms away at 50/min, inside the 400 ms bound.
@@ -175,14 +183,23 @@ describe('lanes', () => {
     return { lane, caller, grant: () => log.push(`${lane}:${caller}`), refuse: () => log.push(`refused ${caller}`) };
   }
 
-  it('serves public misses first, then gateway writes, then gateway reads', () => {
+  it('keeps visitors and gateway keys in separate shares; in the gateway\'s, writes go before reads', () => {
     const queue = new LaneQueue();
     const log: string[] = [];
     queue.push(waiter('gateway-read', 'k1', log));
-    queue.push(waiter('gateway-write', 'k1', log));
     queue.push(waiter('public', 'v1', log));
-    while (queue.size) queue.shift()!.grant();
-    expect(log).toEqual(['public:v1', 'gateway-write:k1', 'gateway-read:k1']);
+    queue.push(waiter('gateway-write', 'k1', log));
+    queue.push(waiter('public', 'v2', log));
+    expect([queue.size, queue.sizeOf('public'), queue.sizeOf('gateway')]).toEqual([4, 2, 2]);
+    // A gateway write joining now has only the queued write of its own share ahead of it, whatever visitors wait.
+    expect(queue.ahead('gateway-write')).toBe(1);
+    expect(queue.ahead('gateway-read')).toBe(2);
+    expect(queue.ahead('public')).toBe(2);
+    while (queue.sizeOf('gateway')) queue.shift('gateway')!.grant();
+    expect(log).toEqual(['gateway-write:k1', 'gateway-read:k1']);
+    expect(queue.shift('gateway')).toBeUndefined();
+    while (queue.sizeOf('public')) queue.shift('public')!.grant();
+    expect(log.slice(2)).toEqual(['public:v1', 'public:v2']);
   });
 
   it('takes turns between callers inside a lane, so one busy caller cannot starve the others', () => {
@@ -191,7 +208,7 @@ describe('lanes', () => {
     for (let i = 0; i < 5; i++) queue.push(waiter('gateway-read', 'import-job', log));
     queue.push(waiter('gateway-read', 'dashboard', log));
     queue.push(waiter('gateway-read', 'cms', log));
-    for (let i = 0; i < 4; i++) queue.shift()!.grant();
+    for (let i = 0; i < 4; i++) queue.shift('gateway')!.grant();
     expect(log).toEqual(['gateway-read:import-job', 'gateway-read:dashboard', 'gateway-read:cms', 'gateway-read:import-job']);
   });
 
@@ -202,5 +219,103 @@ describe('lanes', () => {
     expect(bucket.tryTake(1000)).toBe(true);
     expect(bucket.tryTake(100_000) && bucket.tryTake(100_000) && bucket.tryTake(100_000)).toBe(true);
     expect(bucket.tryTake(100_000)).toBe(false);
+  });
+});
+
+describe('floors: reserved shares of one bucket', () => {
+  /** 60/min, a burst of 10, floors of 0.3 each: reserves of 3 per side and 4 shared. */
+  const bucket = () => new TokenBucket(60, 10, 0, { public: 0.3, gateway: 0.3 });
+  const takeAll = (b: TokenBucket, now: number, share: Share) => {
+    let n = 0;
+    while (b.tryTake(now, share)) n += 1;
+    return n;
+  };
+  const other = (share: Share): Share => (share === 'public' ? 'gateway' : 'public');
+
+  it.each(['public', 'gateway'] as const)('a burst from %s takes the shared pool and its own reserve, never the other side\'s', (side) => {
+    const b = bucket();
+    expect(takeAll(b, 0, side)).toBe(7);
+    expect(b.available(0, other(side))).toBe(3);
+    expect(takeAll(b, 0, other(side))).toBe(3);
+  });
+
+  it.each(['public', 'gateway'] as const)('a flood from %s leaves the other side its reserve and its floor of the rate', (side) => {
+    const b = bucket();
+    let flood = 0;
+    let quiet = 0;
+    // One minute of flood while the other side is idle: it still finds its whole reserve.
+    for (let t = 0; t <= 60_000; t += 100) flood += takeAll(b, t, side);
+    expect(b.available(60_000, other(side))).toBeGreaterThanOrEqual(3);
+    // Then both spend all they can every 100 ms for 20 s, the flooding side always first.
+    for (let t = 60_100; t <= 80_000; t += 100) {
+      flood += takeAll(b, t, side);
+      quiet += takeAll(b, t, other(side));
+    }
+    // The quiet side: its reserve (3) and 0.3 × 60/min for 20 s (6), less what has not made a whole call yet.
+    expect(quiet).toBeGreaterThanOrEqual(3 + 6 - 1);
+    // And nobody got more than the bucket holds: the burst and 60/min for 80 s.
+    expect(flood + quiet).toBeLessThanOrEqual(10 + 80);
+  });
+
+  it('a side that is idle leaves the other the whole rate once its reserve is full', () => {
+    const b = bucket();
+    expect(takeAll(b, 0, 'public')).toBe(7);
+    // The gateway is idle and its reserve full: all 60/min go to visitors.
+    expect(b.waitMs(0, 0, 'public')).toBe(1000);
+    expect(takeAll(b, 5_000, 'public')).toBe(5);
+  });
+
+  it('never hands out more than the burst plus the rate, however the two sides take turns', () => {
+    const b = new TokenBucket(50, 10, 0, { public: 0.3, gateway: 0.3 });
+    let taken = 0;
+    // Every 100 ms for ten minutes both sides take all they can, in an order that changes every step.
+    for (let t = 0; t <= 600_000; t += 100) {
+      const first: Share = (t / 100) % 3 === 0 ? 'gateway' : 'public';
+      taken += takeAll(b, t, first) + takeAll(b, t, other(first));
+      expect(taken).toBeLessThanOrEqual(10 + (t * 50) / 60_000 + 1e-9);
+    }
+    expect(taken).toBeGreaterThanOrEqual(10 + 500 - 2);
+  });
+
+  it('a pause and the upstream\'s allowance hold for both sides', () => {
+    const b = bucket();
+    b.pause(5_000, 0);
+    expect(b.tryTake(1_000, 'gateway')).toBe(false);
+    expect(b.tryTake(1_000, 'public')).toBe(false);
+    expect(b.waitMs(1_000, 0, 'gateway')).toBeGreaterThanOrEqual(4_000);
+    const c = bucket();
+    c.learnRemaining(2, 0, 0);
+    expect(c.tryTake(0, 'gateway')).toBe(true);
+    expect(c.tryTake(0, 'public')).toBe(true);
+    expect(c.tryTake(0, 'public')).toBe(false);
+    expect(c.tryTake(0, 'gateway')).toBe(false);
+  });
+
+  it('without floors it is one bucket for everyone', () => {
+    const b = new TokenBucket(60, 4, 0);
+    expect(takeAll(b, 0, 'gateway')).toBe(4);
+    expect(takeAll(b, 0, 'public')).toBe(0);
+  });
+});
+
+describe('feed variants per playlist', () => {
+  const WINDOW = 60_000;
+
+  it('admits up to the cap of distinct variants per window, then refuses new ones with the wait', () => {
+    const limiter = new VariantLimiter();
+    expect(limiter.admit('s:p', 'a', 2, WINDOW, 0)).toEqual({ ok: true });
+    expect(limiter.admit('s:p', 'b', 2, WINDOW, 10_000)).toEqual({ ok: true });
+    expect(limiter.admit('s:p', 'c', 2, WINDOW, 20_000)).toEqual({ ok: false, retryAfterSeconds: 40 });
+    // A variant already admitted is admitted again (its refreshes, other isolates' misses).
+    expect(limiter.admit('s:p', 'a', 2, WINDOW, 30_000)).toEqual({ ok: true });
+    // Other playlists have their own count.
+    expect(limiter.admit('s:q', 'c', 2, WINDOW, 30_000)).toEqual({ ok: true });
+    // Once the oldest admission has left the window, a new variant takes its place.
+    expect(limiter.admit('s:p', 'c', 2, WINDOW, 60_000)).toEqual({ ok: true });
+    expect(limiter.admit('s:p', 'd', 2, WINDOW, 60_000)).toEqual({ ok: false, retryAfterSeconds: 10 });
+  });
+
+  it('a cap of 0 admits no variant at all', () => {
+    expect(new VariantLimiter().admit('s:p', 'a', 0, WINDOW, 0)).toEqual({ ok: false, retryAfterSeconds: 60 });
   });
 });

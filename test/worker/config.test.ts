@@ -16,6 +16,19 @@ describe('parseConfig', () => {
     expect(fromObject.policies.get('eu')!.unknown).toBe('deny');
   });
 
+  it('defaults: the floors, the variant cap, and a geo budget like the Management API\'s', () => {
+    const { budget, feed } = parseConfig(base);
+    expect([budget.gatewayFloor, budget.publicFloor]).toEqual([0.3, 0.3]);
+    // Each side's reserve holds at least one call with the default burst.
+    expect(budget.burst * budget.gatewayFloor).toBeGreaterThanOrEqual(1);
+    expect(budget.burst * budget.publicFloor).toBeGreaterThanOrEqual(1);
+    expect([feed.maxVariants, feed.variantWindowSeconds]).toEqual([10, 60]);
+    // No geo rate is stated and no rate header may come back: a minute of the geo bucket stays within 60 calls.
+    expect([budget.geoRatePerMinute, budget.geoBurst]).toEqual([50, 5]);
+    expect(budget.geoRatePerMinute + budget.geoBurst).toBeLessThanOrEqual(60);
+    expect(parseConfig({ ...base, budget: { geo_rate_per_minute: 600, geo_burst: 30 } }).budget.geoRatePerMinute).toBe(600);
+  });
+
   it.each([
     ['not JSON', '{sites:', 'REELGATE_CONFIG is not valid JSON'],
     ['a budget at or above the platform limit', { ...base, budget: { rate_per_minute: 60 } }, 'budget.rate_per_minute'],
@@ -27,6 +40,13 @@ describe('parseConfig', () => {
     ['a bad unknown rule', { ...base, policies: { eu: { unknown: 'maybe' } } }, 'policies.eu.unknown'],
     ['an origin with a path', { ...base, allowed_origins: ['https://a.example/path'] }, 'allowed_origins'],
     ['a negative window', { ...base, cache: { feed: { stale_seconds: -1 } } }, 'cache.feed.stale_seconds'],
+    ['a gateway floor that leaves a lane nothing', { ...base, budget: { gateway_floor: 1 } }, 'budget.gateway_floor'],
+    ['a burst too small for the gateway\'s reserve', { ...base, budget: { burst: 2, gateway_floor: 0.3, public_floor: 0.5 } }, 'budget.burst × budget.gateway_floor'],
+    ['a burst too small for the visitors\' reserve', { ...base, budget: { burst: 4, public_floor: 0.2 } }, 'budget.burst × budget.public_floor'],
+    ['floors that add up to more than the budget', { ...base, budget: { gateway_floor: 0.6, public_floor: 0.5 } }, 'budget.gateway_floor + budget.public_floor'],
+    ['a negative variant cap', { ...base, feed: { max_variants: -1 } }, 'feed.max_variants'],
+    ['a variant window of 0', { ...base, feed: { variant_window_seconds: 0 } }, 'feed.variant_window_seconds'],
+    ['an unknown feed setting', { ...base, feed: { max_variant: 3 } }, 'feed.max_variant'],
   ])('refuses %s, naming where', (_what, input, path) => {
     expect(() => parseConfig(input)).toThrow(ConfigError);
     expect(() => parseConfig(input)).toThrow(path);

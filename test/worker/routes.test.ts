@@ -1,8 +1,10 @@
 // Each public route's projection: the fields a widget gets, nothing an upstream body carries beyond them, and the
 // publish window / readiness rules applied to feeds and media.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { env, runInDurableObject } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { budgetStub } from '../../worker/budget/upstream.ts';
 import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
-import { api, config, expectError, expectNoSecret, resetWorld, SITE } from './helpers.ts';
+import { api, config, expectError, expectNoSecret, resetWorld, SITE, stats } from './helpers.ts';
 import { allMedia, isPublic, media, playlistOfType, playlists, players, typedPlaylist } from './upstream-direct.ts';
 
 const FORBIDDEN_KEYS = ['upload', 'source_url', 'download_url', 'error_message', 'hosting_type', 'external_id', 'relationships', 'metadata'];
@@ -195,4 +197,92 @@ describe('GET /api/sites/:site/players/:player', () => {
 
 it('serves only configured sites', () => {
   expect(Object.keys(config.sites)).toContain(SITE);
+});
+
+describe('feed variants', () => {
+  const feedPath = (playlist: string, query: string) => `/api/sites/${SITE}/playlists/${playlist}${query}`;
+
+  it('refuses seed and tags where the playlist type does not use them, naming the type that does', async () => {
+    const manual = await playlistOfType(SITE, 'manual');
+    const recs = await playlistOfType(SITE, 'recommendations');
+    const art = await playlistOfType(SITE, 'article_matching');
+    const seed = recs.recommendations.seed_media_id!;
+    const refused = async (path: string, names: string) => {
+      const response = await api(path);
+      const text = await response.clone().text();
+      await expectError(response, 400, 'invalid_request');
+      expect(JSON.parse(text).errors[0].description).toContain(names);
+    };
+    await refused(feedPath(manual.id, `?seed=${seed}`), 'recommendations');
+    await refused(feedPath(art.id, `?seed=${seed}`), 'recommendations');
+    await refused(feedPath(recs.id, '?tags=travel'), 'article_matching');
+    await refused(feedPath(manual.id, '?tags=travel'), 'article_matching');
+    await refused(feedPath(recs.id, `?seed=${seed}&tags=travel`), 'article_matching');
+  });
+
+  it('refusing a variant costs no upstream call once the playlist is cached', async () => {
+    const manual = await playlistOfType(SITE, 'manual');
+    await expectError(await api(feedPath(manual.id, '?seed=aaaa0000')), 400, 'invalid_request');
+    const before = (await stats()).total;
+    for (let i = 1; i <= 20; i++) {
+      await expectError(await api(feedPath(manual.id, `?seed=aaaa${String(i).padStart(4, '0')}`), { ip: `198.18.0.${i}` }),
+        400, 'invalid_request');
+    }
+    expect((await stats()).total).toBe(before);
+  });
+
+  describe('with feed.max_variants = 2 in the budget object', () => {
+    // The cap is kept (and read from the configuration) by the budget object; only these tests swap its env, with a
+    // burst large enough that no answer here depends on the refill.
+    const capped = { ...JSON.parse(env.REELGATE_CONFIG), budget: { rate_per_minute: 50, burst: 30, max_wait_ms: 400 },
+      feed: { max_variants: 2, variant_window_seconds: 600 } };
+    beforeEach(async () => {
+      await runInDurableObject(budgetStub(env), (object) => {
+        (object as unknown as { env: typeof env }).env = { ...env, REELGATE_CONFIG: JSON.stringify(capped) };
+      });
+      await budgetStub(env).reset();
+    });
+    afterEach(async () => {
+      await runInDurableObject(budgetStub(env), (object) => {
+        (object as unknown as { env: typeof env }).env = env;
+      });
+      await budgetStub(env).reset();
+    });
+
+    it('loads at most max_variants new variants; beyond, the playlist\'s own feed stands in; cached variants keep being served', async () => {
+      const art = await playlistOfType(SITE, 'article_matching');
+      const own = await feed(SITE, art.id);
+      const first = await api(feedPath(art.id, '?tags=travel'));
+      const second = await api(feedPath(art.id, '?tags=news'));
+      for (const r of [first, second]) {
+        expect(r.status).toBe(200);
+        expect(r.headers.get('x-reelgate-variant')).toBeNull();
+        expect(r.headers.get('cache-control')).toMatch(/^public/);
+      }
+      const travel = (await first.json()) as FeedResponse;
+      for (const item of travel.items) expect(item.tags).toContain('travel');
+      await second.body?.cancel();
+
+      // A third new variant: nothing upstream, the playlist's own feed, marked, and not to be stored under its URL.
+      const before = (await stats()).total;
+      const third = await api(feedPath(art.id, '?tags=sports'));
+      expect(third.status).toBe(200);
+      expect(third.headers.get('x-reelgate-variant')).toBe('default');
+      expect(third.headers.get('cache-control')).toBe('private, no-store');
+      expect(((await third.json()) as FeedResponse).items).toEqual(own.items);
+      expect((await stats()).total).toBe(before);
+
+      // The variants loaded before are still answered as themselves.
+      const again = await api(feedPath(art.id, '?tags=travel'));
+      expect(again.headers.get('x-reelgate-variant')).toBeNull();
+      expect(((await again.json()) as FeedResponse).items).toEqual(travel.items);
+
+      // Another playlist has its own count.
+      const recs = await playlistOfType(SITE, 'recommendations');
+      const seeded = await api(feedPath(recs.id, `?seed=${recs.recommendations.seed_media_id}`));
+      expect(seeded.status).toBe(200);
+      expect(seeded.headers.get('x-reelgate-variant')).toBeNull();
+      await seeded.body?.cancel();
+    });
+  });
 });

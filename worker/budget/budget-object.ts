@@ -1,8 +1,10 @@
 /**
  * The single door to the upstream. One instance (named "global") owns the budget of every isolate: a token bucket per
- * upstream API below its limit, priority lanes with fair turns between callers, a bounded wait before a 429, and one
- * shared upstream request for identical concurrent reads. It performs the calls itself with the typed clients, so the
- * request that carries a secret is built here from scratch and never from a client's headers.
+ * upstream API below its limit (the v2 one with a reserved floor for visitors and for gateway keys, so neither side can
+ * starve the other), lanes with fair turns between callers, a bounded wait before a 429, one shared upstream request
+ * for identical concurrent reads, and the bound on how many new feed variants a playlist may load. It performs the
+ * calls itself with the typed clients, so the request that carries a secret is built here from scratch and never from
+ * a client's headers.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig, type BudgetConfig } from '../config.ts';
@@ -20,12 +22,14 @@ import {
   parseRetryAfter,
 } from '../upstream/index.ts';
 import { dedupeKey, type BudgetRequest, type BudgetResult, type RawAnswer, type UpstreamCall, type UpstreamFailure } from './calls.ts';
-import { LaneQueue, type Lane, type Waiter } from './lanes.ts';
-import { TokenBucket } from './token-bucket.ts';
+import { LaneQueue, shareOf, type Lane, type Waiter } from './lanes.ts';
+import { TokenBucket, type Share } from './token-bucket.ts';
+import { VariantLimiter, type VariantAdmission } from './variants.ts';
 import { CallerShares, type CallerShare } from '../gateway/caller-shares.ts';
 
 type Api = UpstreamCall['api'];
 const APIS: readonly Api[] = ['v2', 'geo'];
+const SHARES: readonly Share[] = ['public', 'gateway'];
 /** Without a Retry-After, a 429 pauses us for a whole upstream window. */
 const DEFAULT_PAUSE_MS = 60_000;
 
@@ -67,6 +71,7 @@ export class BudgetObject extends DurableObject<Env> {
   private readonly downUntil = new Map<Api, number>();
   /** Gateway callers' recent upstream calls, for their share figures (gateway/caller-shares.ts). */
   private readonly shares = new CallerShares();
+  private readonly variants = new VariantLimiter();
   private stats: BudgetStats = BudgetObject.emptyStats();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -90,13 +95,16 @@ export class BudgetObject extends DurableObject<Env> {
 
   private bucket(api: Api): TokenBucket {
     const b = this.budget;
-    const [rate, burst] = api === 'v2' ? [b.ratePerMinute, b.burst] : [b.geoRatePerMinute, b.geoBurst];
+    // Only v2 calls come from gateway keys; every geo lookup is a visitor's, so the geo bucket has no reserves.
+    const [rate, burst, floors] = api === 'v2'
+      ? [b.ratePerMinute, b.burst, { public: b.publicFloor, gateway: b.gatewayFloor }]
+      : [b.geoRatePerMinute, b.geoBurst, { public: 0, gateway: 0 }];
     let bucket = this.buckets.get(api);
     if (!bucket) {
-      bucket = new TokenBucket(rate, burst, Date.now());
+      bucket = new TokenBucket(rate, burst, Date.now(), floors);
       this.buckets.set(api, bucket);
     } else {
-      bucket.configure(rate, burst);
+      bucket.configure(rate, burst, floors);
     }
     return bucket;
   }
@@ -151,6 +159,15 @@ export class BudgetObject extends DurableObject<Env> {
     return this.shares.figures(caller, this.budget.ratePerMinute, Date.now());
   }
 
+  /**
+   * May `scope` (a playlist) load the feed variant `variant` from the upstream now? At most `feed.max_variants`
+   * distinct variants per playlist per `feed.variant_window_seconds`, for all isolates together.
+   */
+  async admitVariant(scope: string, variant: string): Promise<VariantAdmission> {
+    const feed = getConfig(this.env).feed;
+    return this.variants.admit(scope, variant, feed.maxVariants, feed.variantWindowSeconds * 1000, Date.now());
+  }
+
   /** Counters for operators and tests. */
   async snapshot(): Promise<BudgetStats> {
     const out = structuredClone(this.stats);
@@ -174,6 +191,7 @@ export class BudgetObject extends DurableObject<Env> {
     this.recent.clear();
     this.downUntil.clear();
     this.shares.clear();
+    this.variants.clear();
     this.stats = BudgetObject.emptyStats();
   }
 
@@ -212,10 +230,11 @@ export class BudgetObject extends DurableObject<Env> {
   private acquire(api: Api, lane: Lane, caller: string): Promise<void> {
     const queue = this.queues.get(api)!;
     const bucket = this.bucket(api);
+    const share = shareOf(lane);
     const now = Date.now();
-    if (queue.size === 0 && bucket.tryTake(now)) return Promise.resolve();
+    if (queue.sizeOf(share) === 0 && bucket.tryTake(now, share)) return Promise.resolve();
     const maxWait = this.budget.maxWaitMs;
-    const estimate = bucket.waitMs(now, queue.ahead(lane));
+    const estimate = bucket.waitMs(now, queue.ahead(lane), share);
     // No point queueing a caller that cannot be served in time: answer at once with a useful Retry-After.
     if (estimate > maxWait) return Promise.reject(new BudgetExhausted(estimate / 1000));
     return new Promise<void>((resolve, reject) => {
@@ -232,22 +251,26 @@ export class BudgetObject extends DurableObject<Env> {
         },
       };
       const timer = setTimeout(() => {
-        if (queue.remove(waiter)) reject(new BudgetExhausted(bucket.waitMs(Date.now(), queue.size) / 1000));
+        if (queue.remove(waiter)) reject(new BudgetExhausted(bucket.waitMs(Date.now(), queue.sizeOf(share), share) / 1000));
       }, maxWait);
       queue.push(waiter);
       this.pump(api);
     });
   }
 
-  /** Hands out every token available now, then sleeps until the next one if anyone still waits. */
+  /** Hands out every token each share has now, then sleeps until the next one if anyone still waits. */
   private pump(api: Api): void {
     clearTimeout(this.timers.get(api) ?? null);
     this.timers.delete(api);
     const queue = this.queues.get(api)!;
     const bucket = this.bucket(api);
     const now = Date.now();
-    while (queue.size > 0 && bucket.tryTake(now)) queue.shift()!.grant();
-    if (queue.size > 0) this.timers.set(api, setTimeout(() => this.pump(api), Math.max(5, bucket.waitMs(now))));
+    let next = Number.POSITIVE_INFINITY;
+    for (const share of SHARES) {
+      while (queue.sizeOf(share) > 0 && bucket.tryTake(now, share)) queue.shift(share)!.grant();
+      if (queue.sizeOf(share) > 0) next = Math.min(next, bucket.waitMs(now, 0, share));
+    }
+    if (next < Number.POSITIVE_INFINITY) this.timers.set(api, setTimeout(() => this.pump(api), Math.max(5, next)));
   }
 
   /** Learns from every upstream answer: what it says is left, and any pause it asks for. */

@@ -5,7 +5,7 @@
  */
 import { callUpstream, type CallerContext } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, invalidRequest } from '../errors.ts';
 import { feedItem, playlistHeader } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../public-api.ts';
 import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../upstream/v2-types.ts';
@@ -20,6 +20,37 @@ export interface FeedSnapshot {
 export interface FeedVariant {
   seed: string | null;
   tags: string[];
+}
+
+/** The query parameter each playlist type varies by; the other types take none. */
+const VARIANT_PARAMETER: Partial<Record<PlaylistType, keyof FeedVariant>> = {
+  recommendations: 'seed',
+  article_matching: 'tags',
+};
+
+/**
+ * Refuses a variant the playlist's type does not use: every value would be a new cache key (and upstream calls) for
+ * an answer that is the same as the playlist's own feed.
+ */
+export function checkVariant(type: PlaylistType, variant: FeedVariant): void {
+  for (const parameter of ['seed', 'tags'] as const) {
+    const given = parameter === 'seed' ? variant.seed !== null : variant.tags.length > 0;
+    if (!given || VARIANT_PARAMETER[type] === parameter) continue;
+    const takes = Object.entries(VARIANT_PARAMETER).find(([, p]) => p === parameter)![0];
+    throw invalidRequest(`"${parameter}" applies to ${takes} playlists only; this playlist is ${type}.`);
+  }
+}
+
+/** The cache key suffix and variant-cap key of a variant: `<seed>:<tags>`. */
+export function variantKey(variant: FeedVariant): string {
+  return `${variant.seed ?? ''}:${variant.tags.join(',')}`;
+}
+
+/** A playlist's own fields and its type's subresource: what a variant of its feed is resolved from. */
+export interface PlaylistHead {
+  playlist: FeedResponse['playlist'];
+  type: PlaylistType;
+  sub: PlaylistSubresources[PlaylistType] | null;
 }
 
 export interface FeedLoadOptions {
@@ -40,19 +71,30 @@ function term(field: string, value: string): string {
   return /^[A-Za-z0-9_.-]+$/.test(clean) ? `${field}:${clean}` : `${field}:"${clean}"`;
 }
 
+/** The playlist's own feed (no variant): its head and its media. */
 export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> {
+  return feedOf(options, await loadPlaylistHead(options));
+}
+
+/** The playlist with its type's subresource: one upstream call when its type is known, else two. */
+export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
   const typed = await typedPlaylist(options);
   const type = typed.playlist_type;
   const sub = (typed as unknown as Record<PlaylistType, PlaylistSubresources[PlaylistType] | undefined>)[type];
-  const media = sub ? await resolveMedia(options, type, sub) : [];
+  return { playlist: playlistHeader(typed), type, sub: sub ?? null };
+}
+
+/** A feed resolved from a head already at hand (cached for variants): only the media calls. */
+export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
+  const media = head.sub ? await resolveMedia(options, head.type, head.sub) : [];
   return {
-    playlist: playlistHeader(typed),
+    playlist: head.playlist,
     items: media.filter((m) => m.status === 'ready').map((m) => feedItem(m, options.allowlist)),
   };
 }
 
 /** The playlist with its subresource: one call when its type is known, else the untyped lookup first. */
-async function typedPlaylist({ env, who, site, playlistId, knownType }: FeedLoadOptions): Promise<TypedPlaylist> {
+async function typedPlaylist({ env, who, site, playlistId, knownType }: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<TypedPlaylist> {
   if (knownType) {
     try {
       return await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: knownType });

@@ -1,7 +1,21 @@
-/** GET /api/sites/:site/playlists/:playlist — a widget feed, paged, publish window and geo rules applied. */
-import { cached } from '../cache/cached.ts';
-import { loadFeed, type FeedSnapshot } from '../catalog/feed.ts';
+/**
+ * GET /api/sites/:site/playlists/:playlist — a widget feed, paged, publish window and geo rules applied.
+ *
+ * A variant (`seed` for a recommendations playlist, `tags` for an article-matching one) is its own cache entry. The
+ * playlist's type decides whether a variant is taken at all: it comes from the playlist's head, cached beside its feed,
+ * so refusing a variant costs no upstream call once the head is held. A variant not cached yet must be admitted by the
+ * budget object (`feed.max_variants` per playlist per `feed.variant_window_seconds`, for all isolates); one that is
+ * not, or that finds no upstream slot, is answered with the playlist's own feed, marked `x-reelgate-variant: default`
+ * and never stored by browsers, so a flood of new values costs nothing upstream and a real visitor still sees a feed.
+ */
+import { budgetStub, type CallerContext } from '../budget/upstream.ts';
+import { cached, type CachedValue } from '../cache/cached.ts';
+import {
+  checkVariant, feedOf, loadFeed, loadPlaylistHead, variantKey, type FeedSnapshot, type FeedVariant, type PlaylistHead,
+} from '../catalog/feed.ts';
 import { getConfig } from '../config.ts';
+import type { Env } from '../env.ts';
+import { ApiError, rateLimited } from '../errors.ts';
 import { enforcePolicies } from '../geo/enforce.ts';
 import { locateCaller } from '../geo/locate.ts';
 import { decide } from '../geo/policy.ts';
@@ -13,6 +27,53 @@ import { ServerTiming } from '../server-timing.ts';
 import { publicCaller, siteOf, type Handler } from './context.ts';
 
 const MAX_PAGE = 1000;
+/** Marks an answer that is the playlist's own feed standing in for a variant that could not be loaded now. */
+export const VARIANT_HEADER = 'x-reelgate-variant';
+
+interface FeedLookup {
+  env: Env;
+  ctx: ExecutionContext;
+  timing: ServerTiming;
+  who: CallerContext;
+  site: string;
+  playlistId: string;
+}
+
+function baseFeed({ env, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
+  const config = getConfig(env);
+  return cached<FeedSnapshot>({
+    env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}`,
+    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: { seed: null, tags: [] },
+      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
+  });
+}
+
+/** A variant's feed, or null when it cannot be loaded now (the playlist's variant cap, or no upstream slot). */
+async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<CachedValue<FeedSnapshot> | null> {
+  const { env, ctx, timing, who, site, playlistId } = lookup;
+  const config = getConfig(env);
+  const head = await cached<PlaylistHead>({
+    env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:head`,
+    load: (previous, freshness) => loadPlaylistHead({ env, who: { ...who, ...freshness }, site, playlistId, knownType: previous?.type }),
+  });
+  checkVariant(head.value.type, variant);
+  const key = variantKey(variant);
+  try {
+    return await cached<FeedSnapshot>({
+      env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:${key}`,
+      load: async (_previous, freshness) => {
+        // Only loads ask: a cached variant is answered without counting (a refused refresh leaves it served stale).
+        const admission = await budgetStub(env).admitVariant(`${site}:${playlistId}`, key);
+        if (!admission.ok) throw rateLimited(admission.retryAfterSeconds, 'This playlist has too many new variants; retry later.');
+        return feedOf({ env, who: { ...who, ...freshness }, site, playlistId, variant,
+          maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist }, head.value);
+      },
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return null;
+    throw error;
+  }
+}
 
 export const feedRoute: Handler = async (request, env, ctx) => {
   const config = getConfig(env);
@@ -26,13 +87,10 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const timing = new ServerTiming();
 
   let personal = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
-  const who = await publicCaller(request, env);
-  const variant = seed || tags.length ? `:${seed ?? ''}:${tags.join(',')}` : '';
-  const { value, state, storedAt } = await cached<FeedSnapshot>({
-    env, ctx, timing, kind: 'feed', key: `feed:${site.id}:${playlistId}${variant}`,
-    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site: site.id, playlistId, variant: { seed, tags },
-      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
-  });
+  const lookup: FeedLookup = { env, ctx, timing, who: await publicCaller(request, env), site: site.id, playlistId };
+  const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
+  const standIn = (seed !== null || tags.length > 0) && variant === null;
+  const { value, state, storedAt } = variant ?? await baseFeed(lookup);
 
   const now = Date.now();
   // The allowlist as configured now, even for entries cached under an older one.
@@ -58,10 +116,13 @@ export const feedRoute: Handler = async (request, env, ctx) => {
     next_page: start + pageLength < items.length ? page + 1 : null,
   };
   timing.note('cache', state);
-  return jsonResponse(request, body, {
+  const response = await jsonResponse(request, body, {
     cacheState: state,
     storedAt,
     timing,
-    cacheControl: personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(60, config.cache.feed.freshSeconds)),
+    // A stand-in must not be kept under the variant's URL: the next request may get the variant itself.
+    cacheControl: personal || standIn ? PRIVATE_NO_STORE : publicCacheControl(Math.min(60, config.cache.feed.freshSeconds)),
   });
+  if (standIn) response.headers.set(VARIANT_HEADER, 'default');
+  return response;
 };
