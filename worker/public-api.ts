@@ -109,6 +109,11 @@ export interface GateResponse {
   policy: string;
   allowed: boolean;
   reason: GateReason;
+  /**
+   * Whether the decision had every fact the policy asks about. False when the location or (for a policy with proxy
+   * rules) the proxy class could not be had, so the policy's `unknown` rule decided.
+   */
+  complete: boolean;
   country: string | null;
   proxy: { identification: ProxyIdentification | null; type: ProxyType | null };
 }

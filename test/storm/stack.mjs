@@ -6,7 +6,8 @@
 // context in workerd, so a request awaiting another one's work shows up as the runtime's "hung" 500), and no dev
 // server in front that would normalise the path (wrangler dev's entry worker re-parses every URL, turning `%2e%2e`
 // and `\` into something else before the worker could refuse them). Visitors are named by `CF-Connecting-IP`, as
-// Cloudflare names them in production.
+// Cloudflare names them in production; `request.cf` (Cloudflare's own view of the connection) is what workerd reads
+// from the `MF-CF-Blob` header on such a socket, which `send(..., { cf })` sets.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -137,8 +138,9 @@ function sandboxControls(mf) {
  * One HTTP request to the worker with the path sent exactly as given (no URL parsing on our side either, so `..`,
  * `%2e%2e` and `\` reach the socket as written). Resolves to {status, headers, text}.
  */
-export function send(origin, path, { method = 'GET', headers = {}, body, hangUpAfterMs } = {}) {
+export function send(origin, path, { method = 'GET', headers = {}, body, hangUpAfterMs, cf } = {}) {
   const { hostname, port } = new URL(origin);
+  if (cf) headers = { ...headers, 'mf-cf-blob': JSON.stringify(cf) };
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path, headers, agent: false }, (res) => {
       const chunks = [];

@@ -64,13 +64,29 @@ describe('policy decisions', () => {
   }).policies.get('p')!;
   const none = { identification: null, type: null };
 
+  const api = 'geo-api' as const;
+
   it('checks proxies first, then unknown, countries, continents', () => {
-    expect(decide(policy, { country: null, continent: null, proxy: { identification: 'tor_exit', type: null } }).reason).toBe('proxy_denied');
-    expect(decide(policy, { country: 'DE', continent: 'EU', proxy: { identification: null, type: 'hosting' } }).reason).toBe('proxy_denied');
-    expect(decide(policy, { country: null, continent: null, proxy: none })).toEqual({ allowed: true, reason: 'allowed' });
-    expect(decide(policy, { country: 'FR', continent: 'EU', proxy: none }).reason).toBe('country_denied');
-    expect(decide(policy, { country: 'JP', continent: 'AS', proxy: none }).reason).toBe('continent_denied');
-    expect(decide(policy, { country: 'US', continent: 'NA', proxy: none }).reason).toBe('continent_not_allowed');
-    expect(decide(policy, { country: 'DE', continent: 'EU', proxy: none })).toEqual({ allowed: true, reason: 'allowed' });
+    expect(decide(policy, { country: null, continent: null, proxy: { identification: 'tor_exit', type: null }, source: 'cf' }).reason).toBe('proxy_denied');
+    expect(decide(policy, { country: 'DE', continent: 'EU', proxy: { identification: null, type: 'hosting' }, source: api }).reason).toBe('proxy_denied');
+    expect(decide(policy, { country: null, continent: null, proxy: none, source: api })).toEqual({ allowed: true, reason: 'allowed', complete: false });
+    expect(decide(policy, { country: 'FR', continent: 'EU', proxy: none, source: api }).reason).toBe('country_denied');
+    expect(decide(policy, { country: 'JP', continent: 'AS', proxy: none, source: api }).reason).toBe('continent_denied');
+    expect(decide(policy, { country: 'US', continent: 'NA', proxy: none, source: api }).reason).toBe('continent_not_allowed');
+    expect(decide(policy, { country: 'DE', continent: 'EU', proxy: none, source: api })).toEqual({ allowed: true, reason: 'allowed', complete: true });
+  });
+
+  it('never decides a policy with proxy rules without the proxy class: its unknown rule applies (issue 10, bypass 1)', () => {
+    const strict = parseConfig({ policies: { s: { allow_continents: ['EU'], deny_proxy_types: ['hosting'], unknown: 'deny' } } })
+      .policies.get('s')!;
+    // Cloudflare's view knows the country but not whether the address is a proxy.
+    expect(decide(strict, { country: 'DE', continent: 'EU', proxy: none, source: 'cf' }))
+      .toEqual({ allowed: false, reason: 'location_unknown', complete: false });
+    expect(decide(policy, { country: 'DE', continent: 'EU', proxy: none, source: 'cf' }))
+      .toEqual({ allowed: true, reason: 'allowed', complete: false });
+    // A country-only policy needs no proxy class: Cloudflare's country is complete information.
+    const countries = parseConfig({ policies: { c: { allow_countries: ['DE'], unknown: 'deny' } } }).policies.get('c')!;
+    expect(decide(countries, { country: 'DE', continent: 'EU', proxy: none, source: 'cf' }))
+      .toEqual({ allowed: true, reason: 'allowed', complete: true });
   });
 });

@@ -71,14 +71,37 @@ describe('GET /api/geo', () => {
   it('falls back to request.cf when the Geo API fails, and to "none" when that knows nothing either', async () => {
     await faults({ outage: true });
     const withCf = await SELF.fetch('http://localhost/api/geo', {
-      headers: { 'x-reelgate-dev-ip': IP.tokyo },
+      headers: { 'cf-connecting-ip': IP.tokyo },
       cf: { country: 'JP', continent: 'AS', city: 'Tokyo', region: 'Tokyo', timezone: 'Asia/Tokyo' },
     } as RequestInit);
     expect(await json<GeoResponse>(withCf)).toMatchObject({ country: 'JP', continent: 'AS', source: 'cf' });
     const nothing = await SELF.fetch('http://localhost/api/geo', {
-      headers: { 'x-reelgate-dev-ip': IP.tokyo }, cf: { country: 'XX' },
+      headers: { 'cf-connecting-ip': IP.tokyo }, cf: { country: 'XX' },
     } as RequestInit);
     expect(await json<GeoResponse>(nothing)).toMatchObject({ country: null, source: 'none' });
+  });
+
+  it('never takes request.cf for a stand-in address: it describes the real connection, not the simulated visitor', async () => {
+    await faults({ outage: true });
+    const standIn = await SELF.fetch('http://localhost/api/geo', {
+      headers: { 'x-reelgate-dev-ip': IP.tokyo }, cf: { country: 'DE', continent: 'EU' },
+    } as RequestInit);
+    expect(await json<GeoResponse>(standIn)).toMatchObject({ country: null, source: 'none' });
+  });
+
+  it('decides a country-only policy from request.cf with no lookup, and looks up only for proxy rules', async () => {
+    const cf = { country: 'GB', continent: 'EU' };
+    const before = callsTo(await stats(), GEO_ROUTE);
+    const countryOnly = await SELF.fetch('http://localhost/api/gate/gb-only', {
+      headers: { 'cf-connecting-ip': IP.manchester }, cf,
+    } as RequestInit);
+    expect(await json<GateResponse>(countryOnly)).toMatchObject({ allowed: true, complete: true, country: 'GB' });
+    expect(callsTo(await stats(), GEO_ROUTE)).toBe(before);
+    const proxyRules = await SELF.fetch('http://localhost/api/gate/no-proxies', {
+      headers: { 'cf-connecting-ip': IP.vpnLondon }, cf,
+    } as RequestInit);
+    expect(await json<GateResponse>(proxyRules)).toMatchObject({ allowed: false, reason: 'proxy_denied', complete: true });
+    expect(callsTo(await stats(), GEO_ROUTE)).toBe(before + 1);
   });
 
   it('never looks up a private address (no free lookups of arbitrary addresses)', async () => {
@@ -101,7 +124,9 @@ describe('GET /api/geo', () => {
 describe('GET /api/gate/:policy', () => {
   it('allows a caller the policy admits', async () => {
     const body = await json<GateResponse>(await gate('gb-only', IP.manchester));
-    expect(body).toEqual({ policy: 'gb-only', allowed: true, reason: 'allowed', country: 'GB', proxy: { identification: null, type: null } });
+    expect(body).toEqual({
+      policy: 'gb-only', allowed: true, reason: 'allowed', complete: true, country: 'GB', proxy: { identification: null, type: null },
+    });
   });
 
   it('refuses a denied or not-allowed country, and a continent outside the list', async () => {

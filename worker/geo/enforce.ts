@@ -4,7 +4,7 @@ import type { Env } from '../env.ts';
 import { geoBlocked } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { locateCaller } from './locate.ts';
-import { decide } from './policy.ts';
+import { decide, needsProxyClass } from './policy.ts';
 
 /** Throws 451 unless every named policy allows the caller. Returns whether any policy applied. */
 export async function enforcePolicies(request: Request, env: Env, ctx: ExecutionContext,
@@ -12,7 +12,9 @@ export async function enforcePolicies(request: Request, env: Env, ctx: Execution
   const config = getConfig(env);
   const policies = [...new Set(names.filter((n): n is string => Boolean(n)))].map((n) => config.policies.get(n)!);
   if (!policies.length) return false;
-  const where = await locateCaller(request, env, ctx, timing);
+  // A lookup only when some policy asks about proxies; countries alone come from request.cf where it knows them.
+  const need = policies.some(needsProxyClass) ? 'full' : 'country';
+  const where = await locateCaller(request, env, ctx, timing, need);
   for (const policy of policies) {
     if (!decide(policy, where).allowed) throw geoBlocked();
   }

@@ -1,7 +1,13 @@
 /**
  * Where the caller is. Only the caller's own address is ever looked up (the worker is no lookup service): through the
- * budgeted Geo Location API, cached in KV under a salted hash of the address (no raw address at rest). When the API is
- * unconfigured, failing or out of budget, Cloudflare's own `request.cf` answers (source `cf`), else nothing (`none`).
+ * budgeted Geo Location API, cached in KV under a salted hash of the caller's network (an IPv4 address, an IPv6 /64:
+ * one subscriber's block, so rotating addresses inside it costs no new lookups; no raw address at rest).
+ *
+ * Lookups are spent only where they add something: when every policy in question asks about countries and continents
+ * alone (`need: 'country'`), Cloudflare's own `request.cf` answers if it knows the country, with no lookup at all.
+ * When the API is unconfigured, failing or out of budget, `request.cf` answers (source `cf`), else nothing (`none`);
+ * either way the proxy class is then unknown, and policies with proxy rules apply their `unknown` rule
+ * (geo/policy.ts), so a spent lookup window can never let a proxy through.
  */
 import { callUpstream } from '../budget/upstream.ts';
 import { cached } from '../cache/cached.ts';
@@ -9,34 +15,56 @@ import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import type { GeoResponse } from '../public-api.ts';
 import type { ServerTiming } from '../server-timing.ts';
-import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
+import { isPublicAddress, normaliseGeo, visitorNetwork } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../upstream/geo-types.ts';
-import { callerAddress, hashAddress } from '../visitor.ts';
+import { callerAddress, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;
+
+/** What the asker needs: a country (and continent) only, or everything including the proxy class. */
+export type GeoNeed = 'country' | 'full';
 
 const NOWHERE: Located = {
   country: null, continent: null, region: null, city: null, timezone: null,
   proxy: { identification: null, type: null },
 };
 
-const perRequest = new WeakMap<Request, Promise<GeoResponse>>();
+const perRequest = new WeakMap<Request, Map<GeoNeed, Promise<GeoResponse>>>();
 
-/** The caller's location, computed once per request however many policies ask. */
-export function locateCaller(request: Request, env: Env, ctx: ExecutionContext, timing?: ServerTiming): Promise<GeoResponse> {
-  let located = perRequest.get(request);
+/** The caller's location, computed once per request and need however many policies ask. */
+export function locateCaller(request: Request, env: Env, ctx: ExecutionContext, timing?: ServerTiming,
+  need: GeoNeed = 'full'): Promise<GeoResponse> {
+  let byNeed = perRequest.get(request);
+  if (!byNeed) {
+    byNeed = new Map();
+    perRequest.set(request, byNeed);
+  }
+  let located = byNeed.get(need);
   if (!located) {
-    located = locate(request, env, ctx, timing);
-    perRequest.set(request, located);
+    located = locate(request, env, ctx, timing, need);
+    byNeed.set(need, located);
   }
   return located;
 }
 
-async function locate(request: Request, env: Env, ctx: ExecutionContext, timing?: ServerTiming): Promise<GeoResponse> {
+/** `request.cf` describes the connection, so it speaks for the caller unless DEV_MODE's stand-in address is in use. */
+function cfDescribesCaller(request: Request, env: Env): boolean {
+  return !(devMode(env) && request.headers.has(DEV_IP_HEADER));
+}
+
+async function locate(request: Request, env: Env, ctx: ExecutionContext, timing: ServerTiming | undefined,
+  need: GeoNeed): Promise<GeoResponse> {
+  const trustCf = cfDescribesCaller(request, env);
+  if (need === 'country' && trustCf) {
+    const cf = fromCf(request);
+    if (cf.country && cf.continent) return cf;
+  }
+  const fallback = (): GeoResponse => (trustCf ? fromCf(request) : { ...NOWHERE, source: 'none' });
   const address = callerAddress(request, env);
   const configured = Boolean(env.GEO_API_URL && env.GEO_API_KEY);
-  if (!address || !configured || !isPublicAddress(address)) return fromCf(request);
-  const hash = await hashAddress(env, address);
+  if (!address || !configured || !isPublicAddress(address)) return fallback();
+  const network = visitorNetwork(address) ?? address;
+  const hash = await hashAddress(env, network);
   try {
     const { value } = await cached<Located>({
       env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
@@ -46,7 +74,7 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing?
     });
     return { ...value, source: 'geo-api' };
   } catch (error) {
-    if (error instanceof ApiError) return fromCf(request);
+    if (error instanceof ApiError) return fallback();
     throw error;
   }
 }

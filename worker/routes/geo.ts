@@ -2,7 +2,7 @@
 import { getConfig, POLICY_NAME } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { locateCaller } from '../geo/locate.ts';
-import { decide } from '../geo/policy.ts';
+import { decide, needsProxyClass } from '../geo/policy.ts';
 import type { GateResponse, GeoResponse } from '../public-api.ts';
 import { readQuery } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE } from '../respond.ts';
@@ -23,8 +23,8 @@ export const gateRoute: Handler = async (request, env, ctx) => {
   if (!policy) throw notFound('No such policy.');
   readQuery(request, []);
   const timing = new ServerTiming();
-  const where = await locateCaller(request, env, ctx, timing);
-  const { allowed, reason } = decide(policy, where);
-  const body: GateResponse = { policy: policy.name, allowed, reason, country: where.country, proxy: where.proxy };
+  const where = await locateCaller(request, env, ctx, timing, needsProxyClass(policy) ? 'full' : 'country');
+  const { allowed, reason, complete } = decide(policy, where);
+  const body: GateResponse = { policy: policy.name, allowed, reason, complete, country: where.country, proxy: where.proxy };
   return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE });
 };

@@ -68,5 +68,5 @@ export function player(setupConfig: Record<string, unknown>, name = 'Article pla
 
 export function gate(allowed: boolean, reason: GateReason, country: string | null = 'DE', policy = 'europe')
   : GateResponse {
-  return { policy, allowed, reason, country, proxy: { identification: null, type: null } };
+  return { policy, allowed, reason, complete: true, country, proxy: { identification: null, type: null } };
 }
