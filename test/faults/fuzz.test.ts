@@ -279,6 +279,13 @@ interface Failure {
   body: string;
 }
 
+/** How to run this seed again, as the hunt ran it. */
+function replayCommand(fuzzSeed: number): string {
+  const cases = CASES === DEFAULT_CASES ? '' : ` FUZZ_CASES=${CASES}`;
+  return `FUZZ_SEED=${fuzzSeed}${cases} npm run test:faults -- --project fuzz   (or: npm run fuzz -- --seed ${fuzzSeed}` +
+    `${cases ? ` --cases ${CASES}` : ''})`;
+}
+
 /** The rules a request breaks now (empty when it keeps them all, or cannot be sent). */
 async function broken(request: FuzzRequest): Promise<string[]> {
   const answer = await send(request);
@@ -454,8 +461,7 @@ describe('generated hostile requests (DEV_MODE off)', () => {
   });
 
   it.each(SEEDS)(`seed %i (${MODE}): ${CASES} generated requests keep every promise, and the upstream sees only allowlisted reads`, async (fuzzSeed) => {
-    const replay = `FUZZ_SEED=${fuzzSeed} npm run test:faults -- --project fuzz   (or: npm run fuzz -- --seed ${fuzzSeed}` +
-      `${CASES === DEFAULT_CASES ? '' : ` --cases ${CASES}`})`;
+    const replay = replayCommand(fuzzSeed);
     console.log(`fuzz: seed ${fuzzSeed} (${MODE}), ${CASES} cases; replay with ${replay}`);
     await resetWorld();
     const cases = fc.sample(arbitraries().hostile, { numRuns: CASES, seed: fuzzSeed });
@@ -503,8 +509,7 @@ describe('generated hostile requests (DEV_MODE off)', () => {
   });
 
   it.each(SEEDS)(`seed %i (${MODE}): ${GATEWAY_CASES} generated gateway calls with working keys keep every promise`, async (fuzzSeed) => {
-    const replay = `FUZZ_SEED=${fuzzSeed} npm run test:faults -- --project fuzz   (or: npm run fuzz -- --seed ${fuzzSeed}` +
-      `${CASES === DEFAULT_CASES ? '' : ` --cases ${CASES}`})`;
+    const replay = replayCommand(fuzzSeed);
     console.log(`fuzz gateway: seed ${fuzzSeed} (${MODE}), ${GATEWAY_CASES} cases; replay with ${replay}`);
     await resetWorld();
     await env.GATEWAY_DB!.batch(['idempotent_outcomes', 'audit_log'].map((table) => env.GATEWAY_DB!.prepare(`DELETE FROM ${table}`)));
