@@ -8,6 +8,7 @@
 // - `fuzz`: 10,000+ generated hostile requests with DEV_MODE off, as deployed.
 // `npm run test:worker` does not run these files: the root config includes only its own folders.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { unstable_readConfig } from 'wrangler';
@@ -25,6 +26,35 @@ const gatewayMigrations = existsSync(migrationsDir) ? await readD1Migrations(mig
 
 /** The operator configuration as shipped in wrangler.toml; each project changes timings only. */
 const shipped = unstable_readConfig({ config: `${root}wrangler.toml` }).vars.REELGATE_CONFIG as Record<string, any>;
+
+/**
+ * The fuzz's seeds (test/faults/fuzz.test.ts). Without anything set, its fixed seeds run, so `npm test` is the same
+ * every time. `FUZZ_SEED=<n>[,<n>...]` (alias REELGATE_FUZZ_SEED) replays seeds. `npm run fuzz` sets FUZZ_HUNT=1 and
+ * passes its arguments in FUZZ_ARGS: `--runs <k>` hunts k random seeds (default 1), `--seed <n>` replays one instead,
+ * `--cases <n>` sets the requests per seed.
+ */
+function fuzzBindings(): { FUZZ_SEEDS: string; FUZZ_CASES: string; FUZZ_MODE: string } {
+  const args = (process.env.FUZZ_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const given: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i]!, args[i + 1]];
+    if (!['--runs', '--seed', '--cases'].includes(flag) || value === undefined || !/^\d+(,\d+)*$/.test(value)) {
+      throw new Error(`npm run fuzz: expected --runs <k>, --seed <n> or --cases <n>, got "${args.join(' ')}"`);
+    }
+    given[flag.slice(2)] = value;
+  }
+  const seed = given.seed ?? (process.env.FUZZ_SEED || process.env.REELGATE_FUZZ_SEED || '');
+  if (seed && !/^\d+(,\d+)*$/.test(seed)) throw new Error(`FUZZ_SEED must be a number (or numbers, comma-separated), got "${seed}"`);
+  const cases = given.cases ?? (process.env.FUZZ_CASES || '');
+  if (seed) return { FUZZ_SEEDS: seed, FUZZ_CASES: cases, FUZZ_MODE: 'replay' };
+  if (process.env.FUZZ_HUNT !== '1') return { FUZZ_SEEDS: '', FUZZ_CASES: cases, FUZZ_MODE: 'fixed' };
+  const runs = Number(given.runs ?? 1);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`npm run fuzz: --runs takes a count, got "${given.runs}"`);
+  const seeds = Array.from({ length: runs }, () => randomInt(1, 2 ** 31 - 1));
+  return { FUZZ_SEEDS: seeds.join(','), FUZZ_CASES: cases, FUZZ_MODE: 'hunt' };
+}
+
+const FUZZ = fuzzBindings();
 
 /** Upstream timeout of every project: a miss under injected latency ends in about this long. */
 export const UPSTREAM_TIMEOUT_MS = 1000;
@@ -58,7 +88,7 @@ function project(name: string, include: string[], options: { devMode: boolean; c
             REELGATE_CONFIG: options.config,
             ADMIN_TOKEN: 'faults-admin-token-not-for-production',
             GATEWAY_MIGRATIONS: gatewayMigrations,
-            REELGATE_FUZZ_SEED: process.env.REELGATE_FUZZ_SEED ?? '',
+            ...FUZZ,
           },
           ratelimits: { VISITOR_LIMIT: { namespace_id: '1001', simple: { limit: options.visitorLimit, period: 60 } } },
           workers: [sandboxWorkerOptions()],

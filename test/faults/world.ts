@@ -4,6 +4,7 @@
  */
 import { env, SELF } from 'cloudflare:test';
 import type { Stats } from '../../demo/sandbox/controls.ts';
+import { budgetStub } from '../../worker/budget/upstream.ts';
 
 export const SECRETS: readonly string[] = [env.API_SECRET, env.GEO_API_KEY, env.ADDRESS_SALT, env.ADMIN_TOKEN].filter(Boolean);
 export const CACHE_HEADER = 'x-reelgate-cache';
@@ -38,6 +39,37 @@ export interface Faults {
 export const setFaults = (faults: Faults): Promise<void> => control('/_sandbox/faults', faults);
 /** A fresh sandbox: seed catalog, zeroed statistics and rate windows, no faults. */
 export const resetSandbox = (): Promise<void> => control('/_sandbox/reset', {});
+
+/** A clean world (for one fuzz seed): a fresh sandbox, an empty KV cache and a fresh budget. */
+export async function resetWorld(): Promise<void> {
+  await resetSandbox();
+  let cursor: string | undefined;
+  do {
+    const page = await env.CACHE.list(cursor ? { cursor } : {});
+    await Promise.all(page.keys.map((k) => env.CACHE.delete(k.name)));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  await budgetStub(env).reset();
+}
+
+/**
+ * Ids of the seeded catalog that do not depend on today's date (the catalog's media groups do: a scheduled media
+ * becomes published as time passes), sorted: the fuzz draws from them, so a seed generates the same requests on any
+ * day. Read straight from the sandbox (it seeds deterministically); call it before `resetWorld`, which forgets the call.
+ */
+export async function stableIds(): Promise<Record<string, string[]>> {
+  const sites = (await catalog()).sites;
+  const out: Record<string, string[]> = {};
+  for (const site of sites) {
+    const response = await sandbox(`/v2/sites/${site.id}/media/?page_length=20&sort=created:asc`, {
+      headers: { authorization: `Bearer ${env.API_SECRET}` },
+    });
+    if (!response.ok) throw new Error(`sandbox media list answered ${response.status}: ${await response.text()}`);
+    const media = ((await response.json()) as { media: Array<{ id: string }> }).media.map((m) => m.id);
+    out[site.id] = [...new Set([...Object.values(site.playlists).flat(), ...site.players, ...media])].sort();
+  }
+  return out;
+}
 
 /** The sandbox's own statistics shape. */
 export type SandboxStats = Stats;

@@ -1,12 +1,15 @@
 // Writes are never doubled and always on record: a retry under the same Idempotency-Key gets the first outcome with no
-// second upstream call, another body under it is refused (422), concurrent duplicates reach the upstream once; every
-// write leaves an audit row that GET /admin/audit pages through.
+// second upstream call, another body under it is refused (422), concurrent duplicates reach the upstream once; only a
+// completed upstream answer is kept, so a retry after a 5xx or a refusal performs the write; every write leaves an
+// audit row that GET /admin/audit pages through.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Player } from '../../worker/upstream/v2-types.ts';
+import type { Media, Player } from '../../worker/upstream/v2-types.ts';
 import { budgetStub } from '../../worker/budget/upstream.ts';
+import { IdempotencyStore, isCompletedAnswer, PENDING_LEASE_MS, type IdempotencySlot } from '../../worker/gateway/idempotency.ts';
 import {
-  ADMIN, callsTo, catalog, createKey, direct, expectError, gateway, resetGateway, send, SITE, stats, type CreatedKey,
+  ADMIN, callsTo, catalog, createKey, direct, expectError, gateway, resetGateway, sandbox, send, SITE, stats,
+  type CreatedKey,
 } from './helpers.ts';
 
 beforeEach(() => resetGateway());
@@ -102,10 +105,126 @@ describe('idempotent writes', () => {
     expect(callsTo(await stats(), 'POST', '/players/')).toBe(1);
   });
 
+  it('a 4xx the platform decided is a completed answer: the retry replays it', async () => {
+    const first = await send(`${V2}/players/zzzzzzzz/`, 'PATCH', key, { metadata: { name: 'x' } }, { 'idempotency-key': 'gone-1' });
+    expect(first.status).toBe(404);
+    const again = await send(`${V2}/players/zzzzzzzz/`, 'PATCH', key, { metadata: { name: 'x' } }, { 'idempotency-key': 'gone-1' });
+    expect(again.status).toBe(404);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(callsTo(await stats(), 'PATCH', '/players/')).toBe(1);
+  });
+
   it('a malformed Idempotency-Key is refused', async () => {
     await expectError(await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'x'.repeat(300) }),
       400, 'invalid_request');
     expect((await stats()).total).toBe(0);
+  });
+});
+
+async function faults(body: Record<string, unknown>): Promise<void> {
+  const response = await sandbox('/_sandbox/faults', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  expect(response.ok).toBe(true);
+  await response.body?.cancel();
+}
+
+describe('an idempotent retry after an upstream 5xx succeeds (issue 9, item 4)', () => {
+  let key: CreatedKey;
+  let mediaPath: string;
+  let mediaId: string;
+  beforeEach(async () => {
+    key = await createKey(['read', 'write'], [SITE]);
+    mediaId = (await catalog()).sites.find((s: { id: string }) => s.id === SITE).media.published[0];
+    mediaPath = `${V2}/media/${mediaId}/`;
+  });
+  const title = async () => (await direct<Media>(mediaPath)).body.metadata.title;
+  const PATCH = { metadata: { title: 'Written after the platform recovered' } };
+
+  it('an idempotent retry after an upstream 5xx succeeds, and the PATCH lands in the sandbox', async () => {
+    const before = await title();
+    await faults({ error_rate: 1 });
+    const failed = await send(mediaPath, 'PATCH', key, PATCH, { 'idempotency-key': 'recover-1' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failed.headers.get('idempotent-replayed')).toBe(null);
+    await failed.body?.cancel();
+    await faults({});
+    expect(await title()).toBe(before);
+
+    const retried = await send(mediaPath, 'PATCH', key, PATCH, { 'idempotency-key': 'recover-1' });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe(null);
+    expect(((await retried.json()) as Media).metadata.title).toBe(PATCH.metadata.title);
+    expect(await title()).toBe(PATCH.metadata.title);
+    expect(callsTo(await stats(), 'PATCH', '/media/')).toBe(2);
+
+    // Now the answer is a completed one: it is what the key replays, with no third upstream call.
+    const replayed = await send(mediaPath, 'PATCH', key, PATCH, { 'idempotency-key': 'recover-1' });
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    await replayed.body?.cancel();
+    expect(callsTo(await stats(), 'PATCH', '/media/')).toBe(2);
+  });
+
+  it('the released key is claimed again atomically: of concurrent retries one reaches the upstream, the rest 409 or replay', async () => {
+    await faults({ error_rate: 1 });
+    const failed = await send(mediaPath, 'PATCH', key, PATCH, { 'idempotency-key': 'recover-2' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    await failed.body?.cancel();
+    await faults({});
+
+    const retries = await Promise.all(Array.from({ length: 6 }, () =>
+      send(mediaPath, 'PATCH', key, PATCH, { 'idempotency-key': 'recover-2' })));
+    for (const r of retries) {
+      expect([200, 409]).toContain(r.status);
+      if (r.status === 409) await expectError(r, 409, 'idempotency_in_progress');
+      else await r.body?.cancel();
+    }
+    expect(retries.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    expect(callsTo(await stats(), 'PATCH', '/media/')).toBe(2);
+    expect(await title()).toBe(PATCH.metadata.title);
+  });
+});
+
+describe('the idempotency store', () => {
+  const slot: IdempotencySlot = { keyId: 'key_x', idempotencyKey: 'k', method: 'PATCH', path: '/v2/x/', bodySha256: 'b' };
+  const outcome = { status: 200, contentType: 'application/json', body: '{}' };
+
+  it('keeps only completed answers: 2xx and the 4xx the platform decided', () => {
+    expect([200, 201, 204, 400, 403, 404, 409, 422].every(isCompletedAnswer)).toBe(true);
+    expect([500, 502, 503, 504, 408, 425, 429, 301, 100].some(isCompletedAnswer)).toBe(false);
+  });
+
+  it('a duplicate during the attempt waits; a released key is reserved afresh', async () => {
+    const store = new IdempotencyStore(env.GATEWAY_DB);
+    const first = await store.reserve(slot, 1_000);
+    expect(first).toEqual({ kind: 'reserved', lease: 1_000 });
+    expect(await store.reserve(slot, 1_500)).toEqual({ kind: 'in_progress' });
+    await store.release(slot, 1_000);
+    expect(await store.reserve(slot, 2_000)).toEqual({ kind: 'reserved', lease: 2_000 });
+    await store.complete(slot, 2_000, outcome);
+    expect(await store.reserve(slot, 3_000)).toEqual({ kind: 'replay', outcome });
+  });
+
+  it('an attempt whose lease was taken over can neither complete nor release the new holder\'s reservation', async () => {
+    const store = new IdempotencyStore(env.GATEWAY_DB);
+    expect(await store.reserve(slot, 1_000)).toEqual({ kind: 'reserved', lease: 1_000 });
+    const later = 1_000 + PENDING_LEASE_MS + 1;
+    expect(await store.reserve(slot, later)).toEqual({ kind: 'reserved', lease: later });
+    await store.release(slot, 1_000);
+    await store.complete(slot, 1_000, { ...outcome, body: '{"stale":true}' });
+    expect(await store.reserve(slot, later + 1)).toEqual({ kind: 'in_progress' });
+    await store.complete(slot, later, outcome);
+    expect(await store.reserve(slot, later + 2)).toEqual({ kind: 'replay', outcome });
+  });
+
+  it('a 5xx stored before this rule is no outcome: the key is free again', async () => {
+    const now = Date.now();
+    await env.GATEWAY_DB.prepare(`INSERT INTO idempotent_outcomes
+      (key_id, idempotency_key, method, path, body_sha256, state, status, content_type, body, created_at)
+      VALUES (?, ?, ?, ?, ?, 'done', 500, 'application/json', '{}', ?)`)
+      .bind(slot.keyId, slot.idempotencyKey, slot.method, slot.path, slot.bodySha256, now - 1_000).run();
+    expect(await new IdempotencyStore(env.GATEWAY_DB).reserve(slot, now)).toEqual({ kind: 'reserved', lease: now });
   });
 });
 

@@ -2,7 +2,9 @@
 // fields, errors in the v1 shape, and a clear refusal for the routes it does not serve.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Media, MediaRenditionList, OriginalList, TextTrackList } from '../../worker/upstream/v2-types.ts';
-import { callsTo, catalog, createKey, direct, gateway, resetGateway, SITE, EUROPE_SITE, stats, type CreatedKey } from './helpers.ts';
+import {
+  callsTo, catalog, createKey, direct, expectError, gateway, resetGateway, SITE, EUROPE_SITE, stats, type CreatedKey,
+} from './helpers.ts';
 
 beforeEach(() => resetGateway());
 
@@ -162,6 +164,16 @@ describe('routes the layer does not serve', () => {
     expectV1Error(result, 501, 'NotSupported');
     expect(result.body.message).toContain('PATCH /v2/sites/<site_id>/media/<media_id>/');
     expectV1Error(await v1('/v1/nothing/here', key), 404, 'NotFound');
+    expect((await stats()).total).toBe(0);
+  });
+
+  it('what is not a v1 call gets the v2 body: a bare /v1 (the fuzz\'s DELETE /v1) and a refused path under /v1/', async () => {
+    for (const method of ['DELETE', 'GET', 'POST']) {
+      await expectError(await gateway('/v1', { method, headers: key.auth }), 404, 'not_found');
+    }
+    await expectError(await gateway('/v1', { method: 'DELETE' }), 404, 'not_found');
+    await expectError(await gateway('/v1/videos%2flist', { headers: key.auth }), 400, 'invalid_request');
+    await expectError(await gateway('/v1//videos/list', { method: 'DELETE', headers: key.auth }), 400, 'invalid_request');
     expect((await stats()).total).toBe(0);
   });
 

@@ -12,7 +12,9 @@ import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
 import type { CallerShare } from './caller-shares.ts';
 import { GatewayError, unauthorized } from './errors.ts';
-import { bodyFingerprint, IdempotencyStore, type IdempotencySlot, type StoredOutcome } from './idempotency.ts';
+import {
+  bodyFingerprint, IdempotencyStore, isCompletedAnswer, type IdempotencySlot, type StoredOutcome,
+} from './idempotency.ts';
 import { KeyStore } from './key-store.ts';
 import { purgeAfterWrite } from './purge.ts';
 import type { MatchedRoute } from './v2-routes.ts';
@@ -84,9 +86,9 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
 
   const budget = budgetStub(env);
   const idempotency = new IdempotencyStore(db);
-  let slot: IdempotencySlot | null = null;
+  let held: { slot: IdempotencySlot; lease: number } | null = null;
   if (idempotencyKey) {
-    slot = {
+    const slot: IdempotencySlot = {
       keyId: key.id, idempotencyKey, method, path: route.upstreamPath, bodySha256: await bodyFingerprint(call.body),
     };
     const reservation = await idempotency.reserve(slot);
@@ -104,35 +106,61 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
         return audit(refusal(409, 'idempotency_in_progress',
           'A request with this Idempotency-Key is still running; retry shortly.', { 'retry-after': '1' }));
       case 'reserved':
+        held = { slot, lease: reservation.lease };
         break;
     }
   }
 
+  let outcome: Outcome;
+  try {
+    outcome = await callUpstream(call, budget, write);
+  } catch (error) {
+    // Whatever failed, no completed answer came: the key must not stay reserved until its lease runs out.
+    if (held) await idempotency.release(held.slot, held.lease);
+    throw error;
+  }
+  if (held) {
+    // Only a completed upstream answer is kept for replay; after a 5xx, a 429, a timeout or a budget refusal the key is
+    // released, so the retry the client is told to make can still perform the write.
+    if (outcome.fromUpstream && isCompletedAnswer(outcome.status)) {
+      await idempotency.complete(held.slot, held.lease,
+        { status: outcome.status, contentType: outcome.contentType, body: outcome.body });
+    } else {
+      await idempotency.release(held.slot, held.lease);
+    }
+  }
+  if (write && outcome.fromUpstream && outcome.status >= 200 && outcome.status < 300 && env.CACHE) {
+    await purgeAfterWrite(env.CACHE, route);
+  }
+  return audit(outcome);
+}
+
+/** The call through the budget's gateway lanes: the upstream's answer, or our refusal when none came. */
+async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetStub>, write: boolean): Promise<Outcome> {
+  const { key, route } = call;
   let result: BudgetResult & { share: CallerShare };
   try {
     result = await budget.callWithShare({
       lane: write ? 'gateway-write' : 'gateway-read',
       caller: key.id,
       call: {
-        api: 'v2', op: 'raw', method, path: route.upstreamPath,
+        api: 'v2', op: 'raw', method: route.spec.method, path: route.upstreamPath,
         ...(call.query.length ? { query: call.query } : {}),
         ...(call.body !== undefined ? { body: call.body } : {}),
       },
     }) as unknown as BudgetResult & { share: CallerShare }; // RPC typing drops the `unknown` value of the ok branch
   } catch (error) {
-    if (slot) await idempotency.release(slot);
     console.error('reelgate gateway: budget call failed', error instanceof Error ? error.name : typeof error);
-    return audit(refusal(502, 'upstream_unavailable', 'The video platform could not be reached.'));
+    return refusal(502, 'upstream_unavailable', 'The video platform could not be reached.');
   }
   const share = shareHeaders(result.share);
 
   if (!result.ok) {
-    // Nothing was executed upstream (no slot, no connection, no answer): the key stays free for a retry.
-    if (slot) await idempotency.release(slot);
+    // No answer came (no slot, no connection, a timeout).
     const error = failureToError(result.failure);
     const headers: Record<string, string> = { ...share };
     if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
-    return audit(refusal(error.status, error.code, error.description, headers));
+    return refusal(error.status, error.code, error.description, headers);
   }
 
   const answer = result.value as RawAnswer;
@@ -146,14 +174,7 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
   };
   const retryAfter = upstreamHeaders.get('retry-after');
   if (retryAfter && /^\d{1,6}$/.test(retryAfter.trim())) outcome.headers['retry-after'] = retryAfter.trim();
-
-  if (slot) {
-    // The spec: a 429 was not executed, so it is no outcome to keep.
-    if (answer.status === 429) await idempotency.release(slot);
-    else await idempotency.complete(slot, { status: outcome.status, contentType: outcome.contentType, body: outcome.body });
-  }
-  if (write && answer.status >= 200 && answer.status < 300 && env.CACHE) await purgeAfterWrite(env.CACHE, route);
-  return audit(outcome);
+  return outcome;
 }
 
 /** An outcome as the HTTP response of a `/v2` route. */

@@ -2,7 +2,7 @@
  * The gateway's front door: `/v2/...` for a team's servers, `/v1/...` for integrations still on the deprecated API, and
  * `/admin/...` for the operator. `worker/index.ts` hands these paths here before the public router (whose guard only
  * knows read methods), after its raw-path check (worker/request-guard.ts) has refused anything but a plain path.
- * Every refusal is the v2 error format (the v1 shape under `/v1`), with security headers.
+ * Every refusal is the v2 error format (the v1 shape for a v1 call: a plain path under `/v1/`), with security headers.
  */
 import { budgetStub } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
@@ -10,7 +10,7 @@ import { applySecurityHeaders } from '../security-headers.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
 import { handleAdmin } from './admin-routes.ts';
-import { gatewayErrorResponse, invalid, methodNotAllowed } from './errors.ts';
+import { gatewayErrorResponse, gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';
 import { authenticate, outcomeResponse, performCall } from './forward.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { checkBody, checkQuery, readBoundedText } from './request-checks.ts';
@@ -78,10 +78,14 @@ async function forwardV2(request: Request, env: Env, path: string, key: AccessKe
 
 export async function gatewayFetch(request: Request, env: Env): Promise<Response> {
   const path = rawPath(request.url);
-  const v1 = path === '/v1' || path.startsWith('/v1/');
+  // The v1 error shape is for v1 calls only: a plain path under `/v1/`. A refused path or a bare `/v1` is nobody's v1
+  // call, so it gets the v2 body like every other front door.
+  let v1 = false;
   let response: Response;
   try {
+    v1 = path.startsWith('/v1/');
     if (v1) response = await handleV1(request, env, path);
+    else if (path === '/v1') throw gatewayNotFound('No such route; v1 calls are /v1/<route>, e.g. /v1/videos/list.');
     else if (path === '/admin' || path.startsWith('/admin/')) response = await handleAdmin(request, env, path);
     else response = await handleV2(request, env, path);
   } catch (error) {
