@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run test:components`: the component suites in Chromium through web-test-runner.
 // 1. Finds a browser (CHROME_PATH, then the usual Chromium/Chrome paths) or stops with how to install one.
-// 2. Starts the sandbox upstream and the edge worker with `wrangler dev` on free ports from 18787/18788 (DEV_MODE on, sandbox-only
-//    secrets from .dev.vars.example, state in a throwaway directory), waits until both answer, and hands the worker's
-//    address to the integration suite (REELGATE_TEST_WORKER). REELGATE_SKIP_INTEGRATION=1 skips that part.
+// 2. Starts the sandbox upstream and the edge worker with `wrangler dev` on free ports from 18787/18788 (DEV_MODE on,
+//    sandbox-only secrets from .dev.vars.example, each with its own state folder in a throwaway directory), waits until
+//    both answer, and hands the worker's address to the integration suite (REELGATE_TEST_WORKER).
+//    REELGATE_SKIP_INTEGRATION=1 skips that part.
 // 3. Runs web-test-runner, stops both workers, and exits with its status. The summary reporter writes
 //    .build/wtr-summary.json ({passed, failed}) and prints "components: N passed, N failed".
 import { spawn } from 'node:child_process';
@@ -128,13 +129,15 @@ if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
   const sandboxPort = await freePort(Number(process.env.REELGATE_TEST_SANDBOX_PORT ?? 18788), taken);
   const workerInspector = await freePort(workerPort + 1100, taken);
   const sandboxInspector = await freePort(sandboxPort + 1100, taken);
+  // One throwaway folder per run, and a state folder of its own for each workerd: two of them opening the same SQLite
+  // files at once fail with SQLITE_BUSY (issue 9, item 8).
   state = mkdtempSync(join(tmpdir(), 'reelgate-wtr-'));
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandbox = startWrangler('sandbox', ['dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort),
-    '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', state,
+    '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', join(state, 'sandbox'),
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(workerPort),
-    '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', state,
+    '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', 'DEV_MODE:true',
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const deadline = Date.now() + 90_000;
