@@ -1,10 +1,12 @@
-// Component suites in real Chromium. `npm run test:components` (test/run-browser-tests.mjs) finds the browser, starts
-// the edge worker and the sandbox for the integration suite, and passes their address in REELGATE_TEST_WORKER; this
-// server then forwards /api/* to it, so the elements under test reach the real worker from their own origin.
+// Component suites in real Chromium: the one test/support/find-browser.mjs picks (CHROME_PATH, a system Chromium, or
+// the one from @sparticuz/chromium). `npm run test:components` (test/run-browser-tests.mjs) starts the edge worker and
+// the sandbox for the integration suite, and passes their address in REELGATE_TEST_WORKER; this server then forwards
+// /api/* to it, so the elements under test reach the real worker from their own origin.
 import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { summaryReporter } from './test/components/support/summary-reporter.mjs';
+import { CHROMIUM_ARGS, findBrowser } from './test/support/find-browser.mjs';
 
 const worker = process.env.REELGATE_TEST_WORKER;
 const unit = 'test/components/**/*.test.ts';
@@ -42,9 +44,8 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
-          '--autoplay-policy=no-user-gesture-required'],
+        executablePath: findBrowser().path,
+        args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
       },
     }),
   ],

@@ -47,9 +47,13 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETC
 const rateLimit = process.env.SANDBOX_RATE_LIMIT_PER_MINUTE;
 if (rateLimit !== undefined && !/^[1-9]\d*$/.test(rateLimit)) fail('SANDBOX_RATE_LIMIT_PER_MINUTE must be a positive integer.');
 
-// The gateway's D1 schema (keys, idempotency, audit), applied to the local database; a no-op once applied.
+// Local state (KV, Durable Objects, D1) in a folder per workerd: the two start at once, and two processes opening the
+// same SQLite files fail with SQLITE_BUSY (issue 9, item 8).
+const state = { sandbox: '.wrangler/state/sandbox', worker: '.wrangler/state/worker' };
+
+// The gateway's D1 schema (keys, idempotency, audit), applied to the worker's local database; a no-op once applied.
 console.log('[start] applying the gateway database migrations (local)');
-const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'GATEWAY_DB', '--local', '--persist-to', '.wrangler/state'],
+const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'GATEWAY_DB', '--local', '--persist-to', state.worker],
   { cwd: root, env: { ...env, CI: 'true' }, stdio: ['ignore', 'inherit', 'inherit'] });
 if (migrate.status !== 0) fail('applying the gateway database migrations failed; see above.');
 
@@ -58,14 +62,14 @@ let stopping = false;
 
 const sandbox = run('sandbox', [
   'dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort), '--ip', '127.0.0.1',
-  '--inspector-port', String(sandboxPort + 1000), '--persist-to', '.wrangler/state',
+  '--inspector-port', String(sandboxPort + 1000), '--persist-to', state.sandbox,
   '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
   ...(rateLimit ? ['--var', `RATE_LIMIT_PER_MINUTE:${rateLimit}`] : []),
 ]);
 const upstream = `http://localhost:${sandboxPort}`;
 const worker = run('worker', [
   'dev', '--config', 'wrangler.toml', '--port', String(port), '--ip', '127.0.0.1',
-  '--inspector-port', String(port + 1000), '--persist-to', '.wrangler/state',
+  '--inspector-port', String(port + 1000), '--persist-to', state.worker,
   '--var', `API_BASE_URL:${upstream}`, '--var', `GEO_API_URL:${upstream}`,
 ]);
 

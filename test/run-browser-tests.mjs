@@ -1,40 +1,32 @@
 #!/usr/bin/env node
 // `npm run test:components`: the component suites in Chromium through web-test-runner.
-// 1. Finds a browser (CHROME_PATH, then the usual Chromium/Chrome paths) or stops with how to install one.
-// 2. Starts the sandbox upstream and the edge worker with `wrangler dev` on free ports from 18787/18788 (DEV_MODE on, sandbox-only
-//    secrets from .dev.vars.example, state in a throwaway directory), waits until both answer, and hands the worker's
-//    address to the integration suite (REELGATE_TEST_WORKER). REELGATE_SKIP_INTEGRATION=1 skips that part.
+// 1. Finds the browser through test/support/find-browser.mjs: CHROME_PATH, a system Chromium/Chrome, or the Chromium
+//    that `npm ci` brings with @sparticuz/chromium.
+// 2. Starts the sandbox upstream and the edge worker with `wrangler dev` on free ports from 18787/18788 (DEV_MODE on,
+//    sandbox-only secrets from .dev.vars.example, each with its own state folder in a throwaway directory), waits until
+//    both answer, and hands the worker's address to the integration suite (REELGATE_TEST_WORKER).
+//    REELGATE_SKIP_INTEGRATION=1 skips that part.
 // 3. Runs web-test-runner, stops both workers, and exits with its status. The summary reporter writes
 //    .build/wtr-summary.json ({passed, failed}) and prints "components: N passed, N failed".
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findBrowser } from './support/find-browser.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (path) => join(root, path);
 
-function findBrowser() {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium',
-    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-    '/Applications/Chromium.app/Contents/MacOS/Chromium'];
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
-      candidates.push(join(dir, name));
-    }
-  }
-  return candidates.find((path) => path && existsSync(path)) ?? null;
-}
-
-const browser = findBrowser();
-if (!browser) {
-  console.error('test:components: no Chrome or Chromium found; install one (on Debian: `apt-get install -y chromium`) ' +
-    'or set CHROME_PATH to its executable.');
+let browser;
+try {
+  browser = findBrowser();
+} catch (error) {
+  console.error(`test:components: ${error.message}`);
   process.exit(1);
 }
+console.log(`test:components: Chromium ${browser.path} (${browser.source})`);
 
 function devVars() {
   const out = {};
@@ -128,13 +120,15 @@ if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
   const sandboxPort = await freePort(Number(process.env.REELGATE_TEST_SANDBOX_PORT ?? 18788), taken);
   const workerInspector = await freePort(workerPort + 1100, taken);
   const sandboxInspector = await freePort(sandboxPort + 1100, taken);
+  // One throwaway folder per run, and a state folder of its own for each workerd: two of them opening the same SQLite
+  // files at once fail with SQLITE_BUSY (issue 9, item 8).
   state = mkdtempSync(join(tmpdir(), 'reelgate-wtr-'));
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandbox = startWrangler('sandbox', ['dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort),
-    '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', state,
+    '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', join(state, 'sandbox'),
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(workerPort),
-    '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', state,
+    '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', 'DEV_MODE:true',
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const deadline = Date.now() + 90_000;
@@ -155,7 +149,7 @@ const wtr = spawn(process.execPath, [at('node_modules/@web/test-runner/dist/bin.
   at('web-test-runner.config.mjs'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...env, CHROME_PATH: browser, ...(workerUrl ? { REELGATE_TEST_WORKER: workerUrl } : {}) },
+  env: { ...env, CHROME_PATH: browser.path, ...(workerUrl ? { REELGATE_TEST_WORKER: workerUrl } : {}) },
 });
 const code = await new Promise((resolve) => wtr.on('exit', (c) => resolve(c ?? 1)));
 await stopAll();

@@ -5,7 +5,7 @@
 // prints one table and writes test/bench/results.json. Every server it starts is stopped at the end, on failure and
 // on Ctrl-C. Takes a few minutes; BENCH_SECONDS (default 6) sets the length of each throughput run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +17,10 @@ import { embedSize } from './sections/embed-size.mjs';
 import { renderCost } from './sections/render-cost.mjs';
 import { machine } from './sections/machine.mjs';
 import { table } from './lib/table.mjs';
+import { findBrowser } from '../support/find-browser.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(root, 'test/bench/results.json');
-const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /** Preferred ports, away from `npm start`'s 8787/8788; the next free ones are taken when these are busy. */
 const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18790 };
@@ -65,7 +65,15 @@ async function pickPorts() {
 async function main() {
   const started = Date.now();
   const results = { generated_at: new Date().toISOString(), note: "One machine's figures: compare them only with runs on comparable machines (see `machine`)." };
-  results.machine = machine({ chromium: CHROMIUM });
+  // The same browser as the component suites: CHROME_PATH, a system Chromium, or the one from @sparticuz/chromium.
+  let browser;
+  let noBrowser;
+  try {
+    browser = findBrowser();
+  } catch (error) {
+    noBrowser = error.message;
+  }
+  results.machine = machine({ chromium: browser?.path });
   log(`${results.machine.cores} cores, Node ${results.machine.node}, wrangler ${results.machine.wrangler}, workerd ${results.machine.workerd}`);
 
   log('npm run build (the embed bundle the worker serves and section 3 weighs)');
@@ -119,9 +127,9 @@ async function main() {
   log('section 3: embed size');
   results.embed_size = await embedSize();
   log('section 4: render cost in Chromium');
-  results.render_cost = existsSync(CHROMIUM)
-    ? await renderCost({ bundlePath: join(root, 'dist/reelgate.js'), chromium: CHROMIUM })
-    : { skipped: `no Chromium at ${CHROMIUM} (set CHROME_PATH)` };
+  results.render_cost = browser
+    ? await renderCost({ bundlePath: join(root, 'dist/reelgate.js'), chromium: browser.path })
+    : { skipped: noBrowser };
 
   results.duration_s = Math.round((Date.now() - started) / 1000);
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);

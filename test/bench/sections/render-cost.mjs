@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS } from '../../support/find-browser.mjs';
 
 const PAGE = new URL('../render/page.html', import.meta.url);
 // A 1×1 transparent PNG for every thumbnail, so cards look real without any network.
@@ -34,8 +35,7 @@ export async function renderCost({ bundlePath, chromium, sizes = [100, 1000], ru
       executablePath: chromium,
       headless: true,
       userDataDir: profile,
-      args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run', '--window-size=1280,900'],
+      args: [...CHROMIUM_ARGS, '--window-size=1280,900'],
       protocolTimeout: 120_000,
     });
     const page = await browser.newPage();
