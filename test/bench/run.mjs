@@ -16,6 +16,7 @@ import { amplification, naiveAmplification } from './sections/amplification.mjs'
 import { embedSize } from './sections/embed-size.mjs';
 import { renderCost } from './sections/render-cost.mjs';
 import { machine } from './sections/machine.mjs';
+import { geoDecisions } from './sections/geo-decisions.mjs';
 import { table } from './lib/table.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
 
@@ -118,6 +119,8 @@ async function main() {
     results.edge_overhead = await edgeOverhead(servers, { seconds: SECONDS }, log);
     log('section 2: the same load through the naive proxy');
     results.upstream_amplification = { ...amplified, naive_proxy: await naiveAmplification(servers, keys, log) };
+    log('section 5: geo decisions for a crowd of new visitors');
+    results.geo_decisions = await geoDecisions(servers, log);
   } finally {
     await stopAllAndWait();
     removeState();

@@ -45,8 +45,15 @@ export function table(results) {
   } else if (results.render_cost) {
     row('4 Render cost (Chromium)', 'skipped', results.render_cost.skipped, '');
   }
+  const geo = results.geo_decisions;
+  if (geo) {
+    row('5 Geo decisions', `${n(geo.visitors)} new visitors (each its own /64) at the \`europe\` gate, ten at a time`,
+      `**${geo.complete_share} %** decided on complete information · ${n(geo.geo_lookups)} Geo API lookups, ` +
+      `${n(geo.upstream_429s)} upstream 429s; ${n(geo.duration_s)} s`,
+      `the rest: the policy's \`unknown\` rule (deny), never a proxy let through`);
+  }
   const m = results.machine;
-  row('5 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
+  row('6 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
     `esbuild ${m.esbuild} · lit ${m.lit}`);
   return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');
