@@ -464,16 +464,14 @@ describe('generated hostile requests (DEV_MODE off)', () => {
     }
   });
 
-  it.each(SEEDS)(`seed %i (${MODE}): ${CASES} generated requests keep every promise, and the upstream sees only allowlisted reads`, async (fuzzSeed) => {
-    const replay = replayCommand(fuzzSeed);
-    console.log(`fuzz: seed ${fuzzSeed} (${MODE}), ${CASES} cases; replay with ${replay}`);
-    await resetWorld();
-    const cases = fc.sample(arbitraries().hostile, { numRuns: CASES, seed: fuzzSeed });
+  /** Sends the cases CONCURRENCY at a time and checks every answer against the promises. */
+  async function sendAll(cases: readonly FuzzRequest[]):
+  Promise<{ failures: Failure[]; statuses: Record<string, number>; unsendable: number }> {
     const failures: Failure[] = [];
     const statuses: Record<string, number> = {};
     let unsendable = 0;
     let next = 0;
-    async function worker(): Promise<void> {
+    async function sender(): Promise<void> {
       while (next < cases.length) {
         const index = next++;
         const request = cases[index]!;
@@ -487,7 +485,16 @@ describe('generated hostile requests (DEV_MODE off)', () => {
         if (problems.length) failures.push({ index, request, problems, status: answer.status, body: answer.text.slice(0, 300) });
       }
     }
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await Promise.all(Array.from({ length: CONCURRENCY }, sender));
+    return { failures, statuses, unsendable };
+  }
+
+  it.each(SEEDS)(`seed %i (${MODE}): ${CASES} generated requests keep every promise, and the upstream sees only allowlisted reads`, async (fuzzSeed) => {
+    const replay = replayCommand(fuzzSeed);
+    console.log(`fuzz: seed ${fuzzSeed} (${MODE}), ${CASES} cases; replay with ${replay}`);
+    await resetWorld();
+    const cases = fc.sample(arbitraries().hostile, { numRuns: CASES, seed: fuzzSeed });
+    const { failures, statuses, unsendable } = await sendAll(cases);
 
     const upstream = await stats();
     const offList = Object.keys(upstream.routes).filter((route) => !ALLOWLISTED_ROUTES.has(route));
@@ -518,25 +525,7 @@ describe('generated hostile requests (DEV_MODE off)', () => {
     await resetWorld();
     await env.GATEWAY_DB!.batch(['idempotent_outcomes', 'audit_log'].map((table) => env.GATEWAY_DB!.prepare(`DELETE FROM ${table}`)));
     const cases = fc.sample(arbitraries().gateway, { numRuns: GATEWAY_CASES, seed: fuzzSeed });
-    const failures: Failure[] = [];
-    const statuses: Record<string, number> = {};
-    let unsendable = 0;
-    let next = 0;
-    async function caller(): Promise<void> {
-      while (next < cases.length) {
-        const index = next++;
-        const request = cases[index]!;
-        const answer = await send(request);
-        if (answer === 'unsendable') {
-          unsendable += 1;
-          continue;
-        }
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-        const problems = check(request, answer.pathname, answer.status, answer.headers, answer.text);
-        if (problems.length) failures.push({ index, request, problems, status: answer.status, body: answer.text.slice(0, 300) });
-      }
-    }
-    await Promise.all(Array.from({ length: CONCURRENCY }, caller));
+    const { failures, statuses, unsendable } = await sendAll(cases);
 
     const upstream = await stats();
     const sent = GATEWAY_CASES - unsendable;

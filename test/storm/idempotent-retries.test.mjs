@@ -3,7 +3,7 @@
 // through once the platform is back, and only then is the outcome kept and replayed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SECRETS, send, shippedConfig, startStack } from './stack.mjs';
+import { createGatewayKey, send, shippedConfig, startStack } from './stack.mjs';
 
 let stack;
 let key;
@@ -14,13 +14,7 @@ before(async () => {
   stack = await startStack({ config: shippedConfig({ budget: { upstream_timeout_ms: 1000, max_wait_ms: 1000 } }) });
   const catalog = await stack.sandbox.catalog();
   site = catalog.sites.find((s) => s.id === 'vbQmzoYd');
-  const created = await send(stack.origin, '/admin/keys', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${SECRETS.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'storm-cms', scopes: ['read', 'write'], sites: [site.id] }),
-  });
-  assert.equal(created.status, 201, created.text);
-  key = JSON.parse(created.text).key;
+  key = await createGatewayKey(stack.origin, [site.id]);
 });
 after(() => stack?.stop());
 

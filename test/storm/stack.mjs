@@ -164,6 +164,17 @@ export function send(origin, path, { method = 'GET', headers = {}, body, hangUpA
   });
 }
 
+/** A gateway access key made through /admin with the operator's token, as an operator would; resolves to its secret. */
+export async function createGatewayKey(origin, sites, scopes = ['read', 'write']) {
+  const created = await send(origin, '/admin/keys', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SECRETS.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'storm-cms', scopes, sites }),
+  });
+  if (created.status !== 201) throw new Error(`/admin/keys answered ${created.status}: ${created.text}`);
+  return JSON.parse(created.text).key;
+}
+
 /** The v2 error body, exactly: `{"errors":[{"code","description"}, ...]}` with non-empty strings. */
 export function isV2Error(text) {
   let body;

@@ -5,7 +5,7 @@
 // bounded per playlist.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SECRETS, errorCode, isV2Error, send, startStack, summarise } from './stack.mjs';
+import { createGatewayKey, errorCode, isV2Error, send, startStack, summarise } from './stack.mjs';
 
 const FLOOD = 1200;
 const CONCURRENCY = 20;
@@ -20,13 +20,7 @@ before(async () => {
   const catalog = await stack.sandbox.catalog();
   site = catalog.sites.find((s) => s.id === 'vbQmzoYd');
   cmsSite = catalog.sites.find((s) => s.id === '93QufRA9');
-  const created = await send(stack.origin, '/admin/keys', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${SECRETS.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'storm-cms', scopes: ['read', 'write'], sites: [cmsSite.id] }),
-  });
-  assert.equal(created.status, 201, created.text);
-  key = JSON.parse(created.text).key;
+  key = await createGatewayKey(stack.origin, [cmsSite.id]);
 });
 after(() => stack?.stop());
 
