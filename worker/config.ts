@@ -56,6 +56,7 @@ export interface Config {
   cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
   budget: BudgetConfig;
   feed: { defaultPageLength: number; maxPageLength: number; maxItems: number };
+  playback: PlaybackConfig;
 }
 
 export class ConfigError extends Error {
@@ -165,7 +166,7 @@ export function parseConfig(input: unknown): Config {
     }
   }
   const root = obj(raw, 'REELGATE_CONFIG');
-  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'custom_params_allowlist', 'cache', 'budget', 'feed'],
+  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'custom_params_allowlist', 'cache', 'budget', 'feed', 'playback'],
     'REELGATE_CONFIG');
 
   const policies = new Map<string, GeoPolicy>();
@@ -225,6 +226,29 @@ export function parseConfig(input: unknown): Config {
       maxPageLength,
       maxItems: num(f.max_items, 'feed.max_items', 100, 1, 500),
     },
+    playback: parsePlayback(root.playback),
+  };
+}
+
+// ----------------------------------------------------------------------------------------- playback (geo-bound URLs)
+
+/** Playback URLs of content under a policy (worker/playback/). The signing keys are a secret: PLAYBACK_KEYS. */
+export interface PlaybackConfig {
+  /** How long a playback URL opens its file, from when the media answer was given: 1 minute to 24 hours. */
+  tokenMinutes: number;
+  /** Whether a playback URL opens only for the network it was handed to (an IPv4 /24, an IPv6 /64). */
+  bindNetwork: boolean;
+}
+
+function parsePlayback(raw: unknown): PlaybackConfig {
+  const p = obj(raw, 'playback');
+  noUnknownKeys(p, ['token_minutes', 'bind_network'], 'playback');
+  if (p.bind_network !== undefined && typeof p.bind_network !== 'boolean') {
+    throw new ConfigError('playback.bind_network must be true or false');
+  }
+  return {
+    tokenMinutes: num(p.token_minutes, 'playback.token_minutes', 60, 1, 1440),
+    bindNetwork: (p.bind_network as boolean | undefined) ?? true,
   };
 }
 
