@@ -57,10 +57,10 @@ async function gatedMedia(ip = IP.berlin): Promise<MediaResponse> {
 const mp4Of = (m: MediaResponse) => m.sources.find((s) => s.type === 'video/mp4')!.url;
 const hlsOf = (m: MediaResponse) => m.sources.find((s) => s.type === HLS)!.url;
 
-/** The worker called directly with other bindings (here: other playback keys). */
-async function withEnv(overrides: Partial<Env>, path: string, ip: string): Promise<Response> {
+/** The worker called directly with other bindings (here: other playback keys, DEV_MODE off). */
+async function withEnv(overrides: Partial<Env>, path: string, ip: string, headers: Record<string, string> = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': ip } }),
+  const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': ip, ...headers } }),
     { ...env, ...overrides } as Env, ctx);
   const body = await response.arrayBuffer();
   await waitOnExecutionContext(ctx);
@@ -214,6 +214,15 @@ describe('bypass 3: the bytes are not gated at all', () => {
     for (const url of [mp4Of(media), hlsOf(media), media.poster!, media.tracks[0]!.url]) {
       await expectError(await play(url, IP.berlin), 403, 'playback_expired');
     }
+  });
+
+  it('the development clock (x-reelgate-dev-now) judges expiry with DEV_MODE on only', async () => {
+    const media = await gatedMedia();
+    const later = { 'x-reelgate-dev-now': String(Math.floor(Date.now() / 1000) + 2 * 3600) };
+    await expectError(await play(media.poster!, IP.berlin, { headers: later }), 403, 'playback_expired');
+    // With DEV_MODE off the header means nothing (and the address is the connection's).
+    const off = await withEnv({ DEV_MODE: 'false' }, media.poster!, IP.berlin, { ...later, 'cf-connecting-ip': IP.berlin });
+    expect(off.status).toBe(200);
   });
 
   it('a URL tampered by one character is refused: 403 playback_invalid', async () => {

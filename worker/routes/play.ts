@@ -20,6 +20,14 @@ import type { Handler } from './context.ts';
 
 /** Development only: `?dev_ip=` stands in for the address, as the header does for fetches (a media element sends none). */
 const DEV_IP_PARAM = 'dev_ip';
+/** Development only: the time (Unix seconds) expiry is judged at, so a browser suite can replay a URL "later". */
+export const DEV_NOW_HEADER = 'x-reelgate-dev-now';
+
+function nowSeconds(request: Request, dev: boolean): number {
+  const real = Math.floor(Date.now() / 1000);
+  const stated = dev ? request.headers.get(DEV_NOW_HEADER) : null;
+  return stated && /^\d{1,10}$/.test(stated) ? Number(stated) : real;
+}
 
 export const playRoute: Handler = async (routed, env, ctx) => {
   const dev = devMode(env);
@@ -39,7 +47,7 @@ export const playRoute: Handler = async (routed, env, ctx) => {
   const path = slash < 0 ? '' : rest.slice(slash + 1);
   if (!token || !path) throw playbackInvalid();
 
-  const verified = await verifyToken(await playbackKeys(env), token, Math.floor(Date.now() / 1000));
+  const verified = await verifyToken(await playbackKeys(env), token, nowSeconds(request, dev));
   if (!verified.ok) throw verified.reason === 'expired' ? playbackExpired() : playbackInvalid();
   const { grant } = verified;
 
