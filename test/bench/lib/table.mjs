@@ -45,6 +45,17 @@ export function table(results) {
   } else if (results.render_cost) {
     row('4 Render cost (Chromium)', 'skipped', results.render_cost.skipped, '');
   }
+  const play = results.playback;
+  if (play) {
+    row('6 Geo-bound playback', `${n(play.file_mib)} MiB file, median of ${play.rounds}: direct from the sandbox CDN`,
+      `${play.direct_mib_per_s} MiB/s · TTFB ${play.direct_ttfb_median_ms} ms`, 'baseline');
+    row('', 'through a bare pass-through Worker (the floor under `wrangler dev`)',
+      `${play.pass_through_mib_per_s} MiB/s · TTFB ${play.pass_through_ttfb_median_ms} ms`, 'any Worker in front pays this');
+    row('', 'through reelgate\'s playback URL (token, geo and network checks, record lookup)',
+      `${play.worker_mib_per_s} MiB/s · TTFB ${play.worker_ttfb_median_ms} ms · peak RSS ${play.worker_memory.rss_peak_mib} MiB ` +
+      `(+${play.worker_memory.growth_mib} MiB while streaming)`,
+      `**${play.throughput_ratio_vs_direct}×** direct (goal ${play.goal_ratio_vs_direct}×), **${play.throughput_ratio_vs_pass_through}×** pass-through`);
+  }
   const m = results.machine;
   row('5 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
