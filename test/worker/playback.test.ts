@@ -216,13 +216,16 @@ describe('bypass 3: the bytes are not gated at all', () => {
     }
   });
 
-  it('the development clock (x-reelgate-dev-now) judges expiry with DEV_MODE on only', async () => {
+  it('the development clock (x-reelgate-dev-now) and ?dev_ip= work with DEV_MODE on only', async () => {
     const media = await gatedMedia();
     const later = { 'x-reelgate-dev-now': String(Math.floor(Date.now() / 1000) + 2 * 3600) };
     await expectError(await play(media.poster!, IP.berlin, { headers: later }), 403, 'playback_expired');
     // With DEV_MODE off the header means nothing (and the address is the connection's).
     const off = await withEnv({ DEV_MODE: 'false' }, media.poster!, IP.berlin, { ...later, 'cf-connecting-ip': IP.berlin });
     expect(off.status).toBe(200);
+    // Nor is the stand-in address of a media element (?dev_ip=) a parameter production knows.
+    await expectError(await withEnv({ DEV_MODE: 'false' }, `${media.poster!}?dev_ip=${IP.berlin}`, IP.berlin,
+      { 'cf-connecting-ip': IP.berlin }), 400, 'invalid_request');
   });
 
   it('a URL tampered by one character is refused: 403 playback_invalid', async () => {
