@@ -29,6 +29,8 @@ export default defineConfig({
           DEV_MODE: 'true',
           GEO_CLIENT: 'reelgate-test',
           ADDRESS_SALT: 'test-address-salt',
+          // Playback signing keys (worker/playback/keys.ts): test-only, the first one signs.
+          PLAYBACK_KEYS: 'test2026a:test-playback-key-one-not-for-production-0001',
           REELGATE_CONFIG: JSON.stringify(reelgateConfig),
           // What `npm run build` left in dist/, so the asset suite knows the versioned embed's name.
           TEST_DIST_FILES: JSON.stringify(readdirSync('./dist')),

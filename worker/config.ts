@@ -78,6 +78,7 @@ export interface Config {
   cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
   budget: BudgetConfig;
   feed: FeedConfig;
+  playback: PlaybackConfig;
 }
 
 export class ConfigError extends Error {
@@ -215,7 +216,7 @@ export function parseConfig(input: unknown): Config {
     }
   }
   const root = obj(raw, 'REELGATE_CONFIG');
-  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'custom_params_allowlist', 'cache', 'budget', 'feed'],
+  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'custom_params_allowlist', 'cache', 'budget', 'feed', 'playback'],
     'REELGATE_CONFIG');
 
   const policies = new Map<string, GeoPolicy>();
@@ -270,6 +271,29 @@ export function parseConfig(input: unknown): Config {
       maxVariants: num(f.max_variants, 'feed.max_variants', 10, 0, 1000),
       variantWindowSeconds: num(f.variant_window_seconds, 'feed.variant_window_seconds', 60, 1, 86_400),
     },
+    playback: parsePlayback(root.playback),
+  };
+}
+
+// ----------------------------------------------------------------------------------------- playback (geo-bound URLs)
+
+/** Playback URLs of content under a policy (worker/playback/). The signing keys are a secret: PLAYBACK_KEYS. */
+export interface PlaybackConfig {
+  /** How long a playback URL opens its file, from when the media answer was given: 1 minute to 24 hours. */
+  tokenMinutes: number;
+  /** Whether a playback URL opens only for the network it was handed to (an IPv4 /24, an IPv6 /64). */
+  bindNetwork: boolean;
+}
+
+function parsePlayback(raw: unknown): PlaybackConfig {
+  const p = obj(raw, 'playback');
+  noUnknownKeys(p, ['token_minutes', 'bind_network'], 'playback');
+  if (p.bind_network !== undefined && typeof p.bind_network !== 'boolean') {
+    throw new ConfigError('playback.bind_network must be true or false');
+  }
+  return {
+    tokenMinutes: num(p.token_minutes, 'playback.token_minutes', 60, 1, 1440),
+    bindNetwork: (p.bind_network as boolean | undefined) ?? true,
   };
 }
 

@@ -17,6 +17,11 @@ export interface Env {
   GEO_API_KEY?: string;
   /** Secret: salt for hashing visitor addresses (cache keys, abuse-limit keys). */
   ADDRESS_SALT?: string;
+  /**
+   * Secret: the playback signing keys, `kid:secret` pairs (first one signs, at most two; worker/playback/keys.ts).
+   * Unset: one key derived from API_SECRET.
+   */
+  PLAYBACK_KEYS?: string;
   /** "true" lets `x-reelgate-dev-ip` stand in for the caller's address. Anything else: off. */
   DEV_MODE?: string;
   /** Sites, policies, origins, cache windows, budget: see config.ts and the README. */

@@ -12,6 +12,9 @@ export type ErrorCode =
   | 'origin_not_allowed'
   | 'rate_limited'
   | 'geo_blocked'
+  | 'playback_denied'
+  | 'playback_expired'
+  | 'playback_invalid'
   | 'upstream_unavailable'
   | 'internal_error';
 
@@ -34,6 +37,14 @@ export const rateLimited = (retryAfterSeconds: number, why = 'Too many requests;
   new ApiError(429, 'rate_limited', why, Math.max(1, Math.ceil(retryAfterSeconds)));
 export const geoBlocked = () =>
   new ApiError(451, 'geo_blocked', 'This content is not available in your region.');
+/** A playback URL refused: its media's policies refuse the caller now (451, as for the JSON that handed it out). */
+export const playbackDenied = () =>
+  new ApiError(451, 'playback_denied', 'This content is not available in your region.');
+/** Past its expiry (or its file is no longer what the media offers): fetch the media again for fresh URLs. */
+export const playbackExpired = (why = 'This playback URL has expired; load the media again for a fresh one.') =>
+  new ApiError(403, 'playback_expired', why);
+/** Not a URL the worker signed, altered, or used for a file or network it does not open. */
+export const playbackInvalid = (why = 'This playback URL is not valid.') => new ApiError(403, 'playback_invalid', why);
 export const upstreamUnavailable = (status: 502 | 504 = 502) =>
   new ApiError(status, 'upstream_unavailable',
     status === 504 ? 'The video platform did not answer in time.' : 'The video platform could not be reached.');

@@ -15,6 +15,7 @@ import type { Handler, RouteRequest } from './routes/context.ts';
 import { feedRoute } from './routes/feed.ts';
 import { gateRoute, geoRoute } from './routes/geo.ts';
 import { mediaRoute } from './routes/media.ts';
+import { playRoute } from './routes/play.ts';
 import { playerRoute } from './routes/player.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { devMode } from './visitor.ts';
@@ -68,6 +69,7 @@ function read(path: string, handler: Handler): void {
 read('/api/sites/:site/playlists/:playlist', feedRoute);
 read('/api/sites/:site/media/:media', mediaRoute);
 read('/api/sites/:site/players/:player', playerRoute);
+read('/api/play/*', playRoute);
 read('/api/geo', geoRoute);
 read('/api/gate/:policy', gateRoute);
 read('/embed/:file', (request, env) => embedAsset(request, env));

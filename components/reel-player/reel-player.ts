@@ -2,8 +2,8 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
-import type { MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
-import { errorMessage, fetchMedia, fetchPlayer, ReelApiError } from '../shared/api.ts';
+import type { MediaResponse, MediaSource, PlayerResponse } from '../../worker/public-api.ts';
+import { errorMessage, fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
 import { emit, ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatRate, pageLang } from '../shared/format.ts';
@@ -25,6 +25,9 @@ interface PlaylistLike extends HTMLElement {
  * autostart, repeat, preload, stretching, speed menu, title and description). It loads the rendition that fits its
  * width on this screen, with text tracks and poster. Linked to a `<reel-playlist>` by `for`, it plays what is chosen
  * there (and cues the playlist's first item until then).
+ *
+ * Content under a geo policy comes as the worker's own playback URLs, which expire: when one does mid-playback, the
+ * player asks for the media again (fresh URLs, and the policy decided again) and resumes where it was.
  *
  * @tag reel-player
  * @summary A video player.
@@ -80,7 +83,16 @@ export class ReelPlayer extends LitElement {
   @query('video') private _video!: HTMLVideoElement | null;
 
   /** The rendition being played, kept once playback starts so a resize never restarts the video. */
-  private _locked: { media: string; url: string } | null = null;
+  private _locked: { media: string; source: string } | null = null;
+  /** A fresher answer for the media being played, fetched when its playback URLs expired. */
+  @state() private _fresh: MediaResponse | null = null;
+  /** Where to pick up once the fresh URLs have loaded. */
+  private _resume: { time: number; playing: boolean } | null = null;
+  private _refreshedAt = -Infinity;
+  private _refresh: AbortController | null = null;
+  private _playing = false;
+  /** Set with `_fresh`: the next update reloads the video (its URL may even be unchanged, e.g. within one minute). */
+  private _renewed = false;
   private _playWhenReady = false;
   private _resize: ResizeObserver | null = null;
   private _viewable: IntersectionObserver | null = null;
@@ -93,6 +105,10 @@ export class ReelPlayer extends LitElement {
       this._locked = null;
       this._autostarted = false;
       this._playbackFailed = false;
+      this._fresh = null;
+      this._resume = null;
+      this._refresh?.abort();
+      this._refresh = null;
       if (!site || !media) return initialState;
       return fetchMedia(endpoint, site, media, signal);
     },
@@ -215,6 +231,11 @@ export class ReelPlayer extends LitElement {
   protected override updated(): void {
     const video = this._video;
     if (!video || this.state !== 'complete') return;
+    if (this._renewed) {
+      this._renewed = false;
+      this._playbackFailed = false;
+      video.load();
+    }
     video.playbackRate = this._rate;
     const options = this.options;
     if (this._playWhenReady) {
@@ -237,16 +258,63 @@ export class ReelPlayer extends LitElement {
     }
   }
 
-  private _pick(media: MediaResponse): string | null {
-    if (this._locked?.media === media.id) return this._locked.url;
+  private _pick(media: MediaResponse): MediaSource | null {
+    if (this._locked?.media === media.id) {
+      const locked = media.sources.find((s) => sourceKey(s) === this._locked!.source);
+      if (locked) return locked;
+    }
     const width = (this._width || this.clientWidth || 640) * (globalThis.devicePixelRatio || 1);
     const probe = document.createElement('video');
-    const source = pickSource(media.sources, width, (type) => probe.canPlayType(type) !== '');
-    return source?.url ?? null;
+    return pickSource(media.sources, width, (type) => probe.canPlayType(type) !== '');
   }
 
-  private _onPlay(media: MediaResponse, url: string): void {
-    this._locked = { media: media.id, url };
+  private _onPlay(media: MediaResponse, source: MediaSource): void {
+    this._locked = { media: media.id, source: sourceKey(source) };
+  }
+
+  /**
+   * The video failed. A playback URL that stopped opening (expired, or handed to another network) is renewed once per
+   * interval by asking for the media again; anything else is shown as a playback failure.
+   */
+  private _onVideoError(media: MediaResponse): void {
+    const video = this._video;
+    const src = video?.currentSrc || video?.getAttribute('src') || '';
+    const now = performance.now();
+    if (video && isPlaybackUrl(src) && now - this._refreshedAt >= REFRESH_INTERVAL_MS) {
+      this._refreshedAt = now;
+      this._resume = { time: video.currentTime, playing: this._playing };
+      void this._renew(media.id);
+      return;
+    }
+    this._playbackFailed = true;
+  }
+
+  private async _renew(id: string): Promise<void> {
+    this._refresh?.abort();
+    const controller = new AbortController();
+    this._refresh = controller;
+    try {
+      const fresh = await fetchMedia(this.endpoint, this.site, id, controller.signal);
+      if (controller.signal.aborted || this.media !== id) return;
+      this._fresh = fresh;
+      this._renewed = true;
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      // Refused now (the visitor moved, the policy changed) or unreachable: say so, as for a first load.
+      this._resume = null;
+      this._playbackFailed = true;
+      this._reportError(error);
+    }
+  }
+
+  /** Fresh URLs loaded: back to where the viewer was, playing if they were. */
+  private _onLoadedMetadata(): void {
+    const video = this._video;
+    const resume = this._resume;
+    if (!video || !resume) return;
+    this._resume = null;
+    if (resume.time > 0) video.currentTime = resume.time;
+    if (resume.playing) void video.play().catch(() => {});
   }
 
   private _onRate(event: Event): void {
@@ -276,25 +344,31 @@ export class ReelPlayer extends LitElement {
     });
   }
 
-  private _renderMedia(media: MediaResponse, options: PlayerOptions, frameStyle: ReturnType<typeof styleMap>) {
-    const url = this._pick(media);
+  private _renderMedia(answer: MediaResponse, options: PlayerOptions, frameStyle: ReturnType<typeof styleMap>) {
+    const media = this._fresh?.id === answer.id ? this._fresh : answer;
+    const source = this._pick(media);
+    const url = source ? mediaUrl(this.endpoint, source.url) : null;
+    const poster = media.poster ? mediaUrl(this.endpoint, media.poster) : null;
     const lang = pageLang(this);
     const rates = options.rates;
     const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
     return html`
       <div class="frame" part="frame" style=${frameStyle}>
         ${url ? html`
-          <video part="video" src=${url} poster=${media.poster ?? nothing} controls playsinline
+          <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
             preload=${options.preload}
             ?loop=${options.repeat}
             ?autoplay=${options.autostart === true}
             .muted=${options.muted}
             crossorigin=${media.tracks.length ? 'anonymous' : nothing}
-            @play=${() => this._onPlay(media, url)}
-            @error=${() => { this._playbackFailed = true; }}>
+            @play=${() => this._onPlay(media, source!)}
+            @playing=${() => { this._playing = true; }}
+            @pause=${() => { this._playing = false; }}
+            @loadedmetadata=${() => this._onLoadedMetadata()}
+            @error=${() => this._onVideoError(media)}>
             ${media.tracks.map((t) => html`
-              <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${t.url} ?default=${t.default} />`)}
+              <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${mediaUrl(this.endpoint, t.url)} ?default=${t.default} />`)}
           </video>`
           : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
         ${url && this._playbackFailed
@@ -314,6 +388,14 @@ export class ReelPlayer extends LitElement {
         ? html`<p class="description" part="description">${media.description}</p>` : nothing}
     `;
   }
+}
+
+/** At most one renewal of expired playback URLs per interval, so a file that never plays cannot loop. */
+const REFRESH_INTERVAL_MS = 10_000;
+
+/** A rendition's identity across answers (its playback URL changes with every renewal). */
+function sourceKey(source: MediaSource): string {
+  return `${source.type}|${source.width ?? ''}|${source.height ?? ''}|${source.label}`;
 }
 
 define('reel-player', ReelPlayer);

@@ -3,7 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
-import { errorMessage, fetchFeed, ReelApiError } from '../shared/api.ts';
+import { errorMessage, fetchFeed, mediaUrl, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
 import { emit, ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
@@ -292,14 +292,16 @@ export class ReelPlaylist extends LitElement {
 
   private _renderCard(item: FeedItem, index: number, active: boolean, lang: string) {
     const published = item.publish_start_date ? formatDate(item.publish_start_date, lang) : null;
-    const srcset = item.thumbnails.length ? item.thumbnails.map((t) => `${t.url} ${t.width}w`).join(', ') : nothing;
+    // A gated item's images may be the worker's playback URLs (paths on the worker): resolved like the player's.
+    const srcset = item.thumbnails.length
+      ? item.thumbnails.map((t) => `${mediaUrl(this.endpoint, t.url)} ${t.width}w`).join(', ') : nothing;
     return html`
       <li class="card" part="card" role="option" data-media=${item.id}
         tabindex=${active ? 0 : -1} aria-selected=${item.id === this.selected ? 'true' : 'false'}
         @click=${() => this._choose(index)}>
         <div class="thumb" part="thumbnail">
           ${item.thumbnail
-            ? html`<img src=${item.thumbnail} srcset=${srcset} sizes=${srcset === nothing ? nothing : '(min-width: 40rem) 20rem, 100vw'}
+            ? html`<img src=${mediaUrl(this.endpoint, item.thumbnail)} srcset=${srcset} sizes=${srcset === nothing ? nothing : '(min-width: 40rem) 20rem, 100vw'}
                 alt="" loading="lazy" decoding="async" />`
             : html`<span class="placeholder" aria-hidden="true">▶</span>`}
           ${item.duration != null ? html`

@@ -34,6 +34,35 @@ export function apiBase(endpoint: string | null | undefined): string {
   return base.replace(/\/+$/, '');
 }
 
+/** Where the worker's own playback URLs live (`/api/play/<token>/<file>`, answered for content under a policy). */
+export const PLAYBACK_PATH = '/api/play/';
+/** With DEV_MODE on, the stand-in address for requests a media element makes (it cannot send the header). */
+export const DEV_IP_PARAM = 'dev_ip';
+
+/**
+ * A URL of a media answer as the page should load it: the worker's playback URLs are paths on the worker, resolved
+ * against the worker the element asked; the platform's own URLs (content under no policy) are absolute already.
+ */
+export function mediaUrl(endpoint: string | null | undefined, url: string): string {
+  let resolved: URL;
+  try {
+    resolved = new URL(url, `${apiBase(endpoint)}/`);
+  } catch {
+    return url;
+  }
+  const devIp = settings().devIp;
+  if (devIp && resolved.pathname.startsWith(PLAYBACK_PATH)) resolved.searchParams.set(DEV_IP_PARAM, devIp);
+  return resolved.href;
+}
+
+export function isPlaybackUrl(url: string): boolean {
+  try {
+    return new URL(url, location.href).pathname.startsWith(PLAYBACK_PATH);
+  } catch {
+    return false;
+  }
+}
+
 async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const devIp = settings().devIp;

@@ -1,6 +1,8 @@
 // What delivery URLs serve: a generated SVG per thumbnail (honouring ?width=), a WebVTT file per text track with real
 // cues, a short real MP4 for every MP4 rendition (byte ranges honoured, as video elements ask for them), and for HLS
-// renditions a VOD manifest of one real MPEG-TS segment of the same clip.
+// renditions a folder per media: a master playlist of two variants (and a subtitles group when the media has
+// captions or subtitles), each variant a VOD playlist of several real MPEG-TS segments of the same clip. For the
+// bench, `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory).
 import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/upstream/v2-types.ts';
 import { errorResponse } from './http.ts';
 import { hashString } from './prng.ts';
@@ -15,13 +17,12 @@ export function serveAsset(store: Store, url: URL, range: string | null = null):
   if (match) return thumbnailImage(store, match[1]!, url.searchParams.get('width'));
   match = /^\/cdn\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(path);
   if (match) return webVtt(store, match[1]!);
-  match = /^\/cdn\/videos\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\.mp4$/.exec(path) ?? /^\/cdn\/manifests\/([A-Za-z0-9]+)\.m3u8$/.exec(path);
-  if (match) return mediaBytes(store, match[1]!, match[2], range);
-  match = /^\/cdn\/segments\/([A-Za-z0-9]+)\.ts$/.exec(path);
-  if (match) {
-    if (!store.find<Media>('media', match[1]!)) return errorResponse(404, 'not_found', 'No such media.');
-    return byteRange(sampleBytes(SAMPLE_VIDEO_TS), 'video/mp2t', range);
-  }
+  match = /^\/cdn\/videos\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\.mp4$/.exec(path);
+  if (match) return mediaBytes(store, match[1]!, match[2]!, range);
+  match = /^\/cdn\/hls\/([A-Za-z0-9]+)\/(.+)$/.exec(path);
+  if (match) return hlsFile(store, match[1]!, match[2]!, range);
+  match = /^\/cdn\/generated\/([0-9]{1,4})\.bin$/.exec(path);
+  if (match && Number(match[1]) >= 1 && Number(match[1]) <= 2048) return generatedFile(Number(match[1]) * MIB, range);
   return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
 }
 
@@ -92,34 +93,128 @@ function vttTime(seconds: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
 }
 
-function mediaBytes(store: Store, mediaId: string, renditionId: string | undefined, range: string | null): Response {
-  const found = renditionId ? store.find<MediaRendition>('media_rendition', renditionId) : null;
-  const media = store.find<Media>('media', mediaId);
-  if (!media || (renditionId !== undefined && (!found || found.doc.media_id !== mediaId))) {
+function mediaBytes(store: Store, mediaId: string, renditionId: string, range: string | null): Response {
+  const found = store.find<MediaRendition>('media_rendition', renditionId);
+  if (!store.find<Media>('media', mediaId) || !found || found.doc.media_id !== mediaId || found.doc.mime_type === HLS_MIME) {
     return errorResponse(404, 'not_found', 'No such rendition.');
   }
-  if (!found) return hlsManifest(mediaId);
   const audio = found.doc.mime_type.startsWith('audio/');
-  return byteRange(sampleBytes(audio ? SAMPLE_AUDIO_MP4 : SAMPLE_VIDEO_MP4), audio ? 'audio/mp4' : 'video/mp4', range);
+  return byteRange(sampleBytes(audio ? SAMPLE_AUDIO_MP4 : SAMPLE_VIDEO_MP4), audio ? 'audio/mp4' : 'video/mp4', range,
+    found.doc.last_modified);
 }
 
-/** A VOD playlist of one segment: what a native HLS player needs to play the clip. */
-function hlsManifest(mediaId: string): Response {
-  const lines = [
-    '#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SAMPLE_SECONDS}`, '#EXT-X-MEDIA-SEQUENCE:0',
-    '#EXT-X-PLAYLIST-TYPE:VOD', `#EXTINF:${SAMPLE_SECONDS.toFixed(1)},`, `../segments/${mediaId}.ts`, '#EXT-X-ENDLIST', '',
-  ];
-  return new Response(lines.join('\n'), { headers: { 'content-type': 'application/vnd.apple.mpegurl', ...CACHEABLE } });
+const HLS_MIME = 'application/vnd.apple.mpegurl';
+/** The variants of every HLS rendition, as an encoding ladder names them. */
+export const HLS_VARIANTS = [
+  { name: '360p', bandwidth: 800_000, resolution: '640x360' },
+  { name: '720p', bandwidth: 2_800_000, resolution: '1280x720' },
+] as const;
+
+/** Segments per variant: one per clip length of the media's duration, at least 3 and at most 6. */
+export function hlsSegmentCount(duration: number | null | undefined): number {
+  return Math.min(6, Math.max(3, Math.ceil((duration ?? 0) / SAMPLE_SECONDS)));
 }
 
-/** A whole body, or the one `bytes=a-b` range asked for (206), or 416 for a range outside it. */
-function byteRange(bytes: Uint8Array, contentType: string, range: string | null): Response {
-  const headers = { 'content-type': contentType, 'accept-ranges': 'bytes', ...CACHEABLE };
-  const match = range === null ? null : /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-  if (!match || (match[1] === '' && match[2] === '')) {
-    return new Response(bytes, { headers: { ...headers, 'content-length': String(bytes.length) } });
+function playlist(lines: string[]): Response {
+  return new Response([...lines, ''].join('\n'), { headers: { 'content-type': HLS_MIME, ...CACHEABLE } });
+}
+
+/** A file of a media's HLS folder: master.m3u8, <variant>/index.m3u8, <variant>/seg-<n>.ts, subs/<track>.m3u8|.vtt. */
+function hlsFile(store: Store, mediaId: string, file: string, range: string | null): Response {
+  const media = store.find<Media>('media', mediaId);
+  const hls = media ? store.list<MediaRendition>('media_rendition', media.site, mediaId).find((r) => r.mime_type === HLS_MIME) : null;
+  if (!media || !hls) return errorResponse(404, 'not_found', 'No such HLS rendition.');
+  const tracks = store.list<TextTrack>('text_track', media.site, mediaId)
+    .filter((t) => t.status === 'ready' && (t.metadata.kind === 'subtitles' || t.metadata.kind === 'captions'));
+  const duration = Math.max(media.doc.duration ?? 0, SAMPLE_SECONDS);
+  if (file === 'master.m3u8') {
+    const lines = ['#EXTM3U', '#EXT-X-VERSION:3'];
+    for (const t of tracks) {
+      lines.push(`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="${t.metadata.label.replace(/"/g, '')}",` +
+        `LANGUAGE="${t.metadata.srclang}",DEFAULT=NO,AUTOSELECT=YES,URI="subs/${t.id}.m3u8"`);
+    }
+    for (const v of HLS_VARIANTS) {
+      lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.resolution}${tracks.length ? ',SUBTITLES="subs"' : ''}`,
+        `${v.name}/index.m3u8`);
+    }
+    return playlist(lines);
   }
-  const size = bytes.length;
+  let match = /^([0-9a-z]+)\/(index\.m3u8|seg-([0-9]+)\.ts)$/.exec(file);
+  if (match && HLS_VARIANTS.some((v) => v.name === match![1])) {
+    const count = hlsSegmentCount(media.doc.duration);
+    if (match[2] === 'index.m3u8') {
+      const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SAMPLE_SECONDS}`, '#EXT-X-MEDIA-SEQUENCE:0',
+        '#EXT-X-PLAYLIST-TYPE:VOD'];
+      for (let i = 0; i < count; i++) {
+        // Every segment is the same clip, its timestamps starting again.
+        if (i > 0) lines.push('#EXT-X-DISCONTINUITY');
+        lines.push(`#EXTINF:${SAMPLE_SECONDS.toFixed(1)},`, `seg-${i}.ts`);
+      }
+      lines.push('#EXT-X-ENDLIST');
+      return playlist(lines);
+    }
+    if (Number(match[3]) < count && String(Number(match[3])) === match[3]) {
+      return byteRange(sampleBytes(SAMPLE_VIDEO_TS), 'video/mp2t', range, hls.last_modified);
+    }
+  }
+  match = /^subs\/([A-Za-z0-9]+)\.(m3u8|vtt)$/.exec(file);
+  const track = match ? tracks.find((t) => t.id === match![1]) : undefined;
+  if (match && track) {
+    if (match[2] === 'vtt') return webVtt(store, track.id);
+    return playlist(['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${Math.ceil(duration)}`,
+      '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', `#EXTINF:${duration.toFixed(1)},`, `${track.id}.vtt`,
+      '#EXT-X-ENDLIST']);
+  }
+  return errorResponse(404, 'not_found', `No file '${file}' in this HLS rendition.`);
+}
+
+const MIB = 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+/** Byte `i` of a generated file: a pattern a reader can check anywhere in it. */
+export function generatedByte(i: number): number {
+  return (i * 31 + (i >>> 16)) & 0xff;
+}
+
+/**
+ * A large file made on the fly in 64 KiB chunks as the reader pulls them: memory stays flat whatever its size.
+ * Ranges honoured like the small files. A fixed-length stream, so Content-Length is sent.
+ */
+function generatedFile(size: number, range: string | null): Response {
+  const span = rangeOf(size, range);
+  const headers: Record<string, string> = {
+    'content-type': 'application/octet-stream', 'accept-ranges': 'bytes', etag: `"generated-${size}"`,
+    'last-modified': new Date(Date.UTC(2026, 0, 1)).toUTCString(), ...CACHEABLE,
+  };
+  if (span === 'unsatisfiable') {
+    return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
+  }
+  const [start, end] = span ?? [0, size - 1];
+  const length = end - start + 1;
+  const stream = new FixedLengthStream(length);
+  const writer = stream.writable.getWriter();
+  void (async () => {
+    try {
+      for (let at = start; at <= end; at += CHUNK) {
+        const chunk = new Uint8Array(Math.min(CHUNK, end + 1 - at));
+        for (let j = 0; j < chunk.length; j++) chunk[j] = generatedByte(at + j);
+        await writer.write(chunk);
+      }
+      await writer.close();
+    } catch {
+      // The reader went away.
+    }
+  })();
+  return new Response(stream.readable, {
+    status: span ? 206 : 200,
+    headers: { ...headers, 'content-length': String(length), ...(span ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}) },
+  });
+}
+
+/** The one `bytes=a-b` range asked for: null for the whole body, or `unsatisfiable`. */
+function rangeOf(size: number, range: string | null): [number, number] | null | 'unsatisfiable' {
+  const match = range === null ? null : /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
   let start: number;
   let end: number;
   if (match[1] === '') {
@@ -129,9 +224,25 @@ function byteRange(bytes: Uint8Array, contentType: string, range: string | null)
     start = Number(match[1]);
     end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
   }
-  if (start >= size || start > end) {
+  return start >= size || start > end ? 'unsatisfiable' : [start, end];
+}
+
+/**
+ * A whole body, or the one `bytes=a-b` range asked for (206), or 416 for a range outside it. A strong ETag and a
+ * Last-Modified, as a CDN sends them, so a player (and the edge worker in front) can validate and resume.
+ */
+function byteRange(bytes: Uint8Array, contentType: string, range: string | null, modified?: string): Response {
+  const headers: Record<string, string> = {
+    'content-type': contentType, 'accept-ranges': 'bytes', etag: `"${bytes.length.toString(16)}-${hashString(contentType + bytes.length).toString(16)}"`,
+    ...(modified ? { 'last-modified': new Date(modified).toUTCString() } : {}), ...CACHEABLE,
+  };
+  const span = rangeOf(bytes.length, range);
+  if (span === null) return new Response(bytes, { headers: { ...headers, 'content-length': String(bytes.length) } });
+  const size = bytes.length;
+  if (span === 'unsatisfiable') {
     return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
   }
+  const [start, end] = span;
   return new Response(bytes.slice(start, end + 1), {
     status: 206,
     headers: { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) },

@@ -33,7 +33,7 @@ export function makeRendition(
     id, type: 'media_rendition', created: at, last_modified: at,
     media_id: media.id,
     status: 'ready',
-    delivery_url: isHls ? `/cdn/manifests/${media.id}.m3u8` : `/cdn/videos/${media.id}/${id}.mp4`,
+    delivery_url: isHls ? `/cdn/hls/${media.id}/master.m3u8` : `/cdn/videos/${media.id}/${id}.mp4`,
     filesize: renditionFilesize(spec.width, spec.mime_type, duration),
     width: isHls ? null : spec.width,
     height: isHls ? null : height,

@@ -17,6 +17,7 @@ import { embedSize } from './sections/embed-size.mjs';
 import { renderCost } from './sections/render-cost.mjs';
 import { machine } from './sections/machine.mjs';
 import { geoDecisions } from './sections/geo-decisions.mjs';
+import { playback } from './sections/playback.mjs';
 import { table } from './lib/table.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
 
@@ -24,7 +25,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(root, 'test/bench/results.json');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /** Preferred ports, away from `npm start`'s 8787/8788; the next free ones are taken when these are busy. */
-const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18790 };
+const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18790, passThrough: 18791 };
 
 const log = (message) => console.log(`[bench] ${message}`);
 
@@ -99,7 +100,7 @@ async function main() {
     const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: PORTS.sandbox.port,
       inspectorPort: PORTS.sandbox.inspector, persistTo: join(state, 'sandbox'), logDir: state, vars: secrets });
     const upstream = sandbox.origin;
-    const [worker, hello, naive] = await Promise.all([
+    const [worker, hello, naive, passThrough] = await Promise.all([
       startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: PORTS.worker.port, inspectorPort: PORTS.worker.inspector,
         persistTo: join(state, 'worker'), logDir: state,
         // The shipped configuration of wrangler.toml, pointed at the bench's sandbox; DEV_MODE lets the bench stand in
@@ -110,6 +111,9 @@ async function main() {
       startWrangler({ name: 'naive-proxy', config: join(root, 'test/bench/naive-proxy/wrangler.toml'), port: PORTS.naive.port,
         inspectorPort: PORTS.naive.inspector, persistTo: join(state, 'naive'), logDir: state,
         vars: { API_BASE_URL: upstream, API_SECRET: secrets.API_SECRET } }),
+      startWrangler({ name: 'pass-through', config: join(root, 'test/bench/pass-through/wrangler.toml'), port: PORTS.passThrough.port,
+        inspectorPort: PORTS.passThrough.inspector, persistTo: join(state, 'pass-through'), logDir: state,
+        vars: { API_BASE_URL: upstream } }),
     ]);
     const servers = { sandbox: upstream, worker: worker.origin, hello: hello.origin, naive: naive.origin, secrets };
 
@@ -121,6 +125,8 @@ async function main() {
     results.upstream_amplification = { ...amplified, naive_proxy: await naiveAmplification(servers, keys, log) };
     log('section 5: geo decisions for a crowd of new visitors');
     results.geo_decisions = await geoDecisions(servers, log);
+    log('section 6: geo-bound playback (a large file direct, through a bare pass-through Worker, through reelgate)');
+    results.playback = await playback({ ...servers, passThrough: passThrough.origin, workerProcess: worker.child }, log);
   } finally {
     await stopAllAndWait();
     removeState();

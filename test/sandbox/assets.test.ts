@@ -60,18 +60,72 @@ it('MP4 rendition delivery URLs serve a real, playable MP4 and honour byte range
   await outside.body?.cancel();
 });
 
-it('HLS rendition delivery URLs serve a VOD manifest whose one segment is real MPEG-TS', async () => {
+const HLS = 'application/vnd.apple.mpegurl';
+const uris = (playlist: string) => playlist.split('\n').filter((line) => line && !line.startsWith('#'));
+
+it('HLS rendition delivery URLs serve a master playlist of two variants, each of several real MPEG-TS segments', async () => {
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
-  const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === 'application/vnd.apple.mpegurl');
+  const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === HLS);
+  expect(hls.delivery_url).toMatch(/\/cdn\/hls\/[A-Za-z0-9]+\/master\.m3u8$/);
   const response = await env.SANDBOX.fetch(hls.delivery_url);
   expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
-  const manifest = await response.text();
-  expect(manifest.startsWith('#EXTM3U\n')).toBe(true);
-  expect(manifest).toContain('#EXT-X-ENDLIST');
-  const segment = manifest.split('\n').find((line) => line && !line.startsWith('#'))!;
-  const bytes = new Uint8Array(await (await env.SANDBOX.fetch(new URL(segment, hls.delivery_url).href)).arrayBuffer());
-  // MPEG-TS: 188-byte packets, each opening with the sync byte 0x47.
-  expect(bytes.length % 188).toBe(0);
-  expect([bytes[0], bytes[188], bytes[188 * 10]]).toEqual([0x47, 0x47, 0x47]);
+  expect(response.headers.get('content-type')).toBe(HLS);
+  const master = await response.text();
+  expect(master.startsWith('#EXTM3U\n')).toBe(true);
+  expect(master.match(/#EXT-X-STREAM-INF:BANDWIDTH=\d+,RESOLUTION=\d+x\d+/g)).toHaveLength(2);
+  const variants = uris(master);
+  expect(variants).toEqual(['360p/index.m3u8', '720p/index.m3u8']);
+  for (const variant of variants) {
+    const url = new URL(variant, hls.delivery_url).href;
+    const media = await (await env.SANDBOX.fetch(url)).text();
+    expect(media).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
+    expect(media).toContain('#EXT-X-ENDLIST');
+    const segments = uris(media);
+    expect(segments.length).toBeGreaterThanOrEqual(3);
+    for (const segment of segments) {
+      const bytes = new Uint8Array(await (await env.SANDBOX.fetch(new URL(segment, url).href)).arrayBuffer());
+      // MPEG-TS: 188-byte packets, each opening with the sync byte 0x47.
+      expect(bytes.length % 188).toBe(0);
+      expect([bytes[0], bytes[188], bytes[188 * 10]]).toEqual([0x47, 0x47, 0x47]);
+    }
+    const past = await env.SANDBOX.fetch(new URL(`seg-${segments.length}.ts`, url).href);
+    expect(past.status).toBe(404);
+    await past.body?.cancel();
+  }
+  const outside = await env.SANDBOX.fetch(new URL('1080p/index.m3u8', hls.delivery_url).href);
+  expect(outside.status).toBe(404);
+  await outside.body?.cancel();
+});
+
+it('a media with subtitles lists them in its HLS master as a subtitles group of WebVTT playlists', async () => {
+  const id = site.media.with_subtitles[0]!;
+  const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/media_renditions/`)).body.media_renditions;
+  const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === HLS);
+  const master = await (await env.SANDBOX.fetch(hls.delivery_url)).text();
+  const group = /#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",[^\n]*URI="(subs\/[A-Za-z0-9]+\.m3u8)"/.exec(master);
+  expect(group).not.toBeNull();
+  expect(master).toContain('SUBTITLES="subs"');
+  const url = new URL(group![1]!, hls.delivery_url).href;
+  const playlist = await (await env.SANDBOX.fetch(url)).text();
+  const [vtt] = uris(playlist);
+  const text = await (await env.SANDBOX.fetch(new URL(vtt!, url).href)).text();
+  expect(text.startsWith('WEBVTT\n')).toBe(true);
+});
+
+it('the generated file streams any size on the fly, with ranges, a length and a checkable pattern', async () => {
+  const head = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/8.bin', { method: 'HEAD' });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('content-length')).toBe(String(8 * 1024 * 1024));
+  expect(head.headers.get('accept-ranges')).toBe('bytes');
+  const whole = new Uint8Array(await (await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin')).arrayBuffer());
+  expect(whole.length).toBe(1024 * 1024);
+  const expected = (i: number) => (i * 31 + (i >>> 16)) & 0xff;
+  expect([whole[0], whole[70_000], whole[whole.length - 1]]).toEqual([expected(0), expected(70_000), expected(whole.length - 1)]);
+  const part = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin', { headers: { range: 'bytes=100000-100009' } });
+  expect(part.status).toBe(206);
+  expect(part.headers.get('content-range')).toBe(`bytes 100000-100009/${1024 * 1024}`);
+  expect([...new Uint8Array(await part.arrayBuffer())]).toEqual([...whole.slice(100_000, 100_010)]);
+  const none = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/0.bin');
+  expect(none.status).toBe(404);
+  await none.body?.cancel();
 });

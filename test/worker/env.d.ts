@@ -5,6 +5,7 @@ declare namespace Cloudflare {
     BUDGET: DurableObjectNamespace<import('../../worker/budget/budget-object.ts').BudgetObject>;
     REELGATE_CONFIG: string;
     ADDRESS_SALT: string;
+    PLAYBACK_KEYS: string;
     GEO_CLIENT: string;
   }
 }

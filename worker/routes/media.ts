@@ -4,6 +4,7 @@ import { loadMedia } from '../catalog/media.ts';
 import { getConfig } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { withPlaybackUrls } from '../playback/urls.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { MediaResponse } from '../public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
@@ -26,7 +27,9 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   if (!isPublished(value, Date.now())) throw notFound();
   timing.note('cache', state);
   // The allowlist as configured now, even for an entry cached under an older one.
-  const body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, config.customParamsAllowlist) };
+  let body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, config.customParamsAllowlist) };
+  // Content under a policy: the worker's own playback URLs, never the platform's (the answer is private, see below).
+  if (personal) body = await withPlaybackUrls(request, env, site.id, body);
   return jsonResponse(request, body, {
     cacheState: state,
     storedAt,

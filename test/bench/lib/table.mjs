@@ -52,8 +52,19 @@ export function table(results) {
       `${n(geo.upstream_429s)} upstream 429s; ${n(geo.duration_s)} s`,
       `the rest: the policy's \`unknown\` rule (deny), never a proxy let through`);
   }
+  const play = results.playback;
+  if (play) {
+    row('6 Geo-bound playback', `${n(play.file_mib)} MiB file, median of ${play.rounds}: direct from the sandbox CDN`,
+      `${play.direct_mib_per_s} MiB/s · TTFB ${play.direct_ttfb_median_ms} ms`, 'baseline');
+    row('', 'through a bare pass-through Worker (the floor under `wrangler dev`)',
+      `${play.pass_through_mib_per_s} MiB/s · TTFB ${play.pass_through_ttfb_median_ms} ms`, 'any Worker in front pays this');
+    row('', 'through reelgate\'s playback URL (token, geo and network checks, record lookup)',
+      `${play.worker_mib_per_s} MiB/s · TTFB ${play.worker_ttfb_median_ms} ms · peak RSS ${play.worker_memory.rss_peak_mib} MiB ` +
+      `(+${play.worker_memory.growth_mib} MiB while streaming)`,
+      `**${play.throughput_ratio_vs_direct}×** direct (goal ${play.goal_ratio_vs_direct}×), **${play.throughput_ratio_vs_pass_through}×** pass-through`);
+  }
   const m = results.machine;
-  row('6 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
+  row('7 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
     `esbuild ${m.esbuild} · lit ${m.lit}`);
   return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');

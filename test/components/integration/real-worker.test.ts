@@ -76,7 +76,7 @@ describe('elements against the real worker and sandbox', () => {
     await untilState(player, 'complete');
     expect(player.media).to.equal(chosen.id);
     const video = $(player, 'video') as HTMLVideoElement;
-    expect(video.getAttribute('src')).to.match(new RegExp(`/cdn/(videos/${chosen.id}/[A-Za-z0-9]+\\.mp4|manifests/${chosen.id}\\.m3u8)$`));
+    expect(video.getAttribute('src')).to.match(new RegExp(`/cdn/(videos/${chosen.id}/[A-Za-z0-9]+\\.mp4|hls/${chosen.id}/master\\.m3u8)$`));
     expect($(player, '[part="title"]')!.textContent).to.equal(chosen.title);
     // The Article player: a speed menu (playbackRateControls: true), 16:9, no autostart.
     expect(($(player, '[part="rate-menu"]') as HTMLSelectElement).options).to.have.length(6);

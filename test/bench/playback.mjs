@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// `npm run bench:playback`: section 6 of `npm run bench` on its own (geo-bound playback: throughput and time to first
+// byte through the worker vs straight from the sandbox's CDN, and the worker's peak memory while it streams a large
+// file). Starts the sandbox and the edge worker with `wrangler dev`, prints the figures as JSON, stops both.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
+import { playback } from './sections/playback.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const log = (message) => console.log(`[bench] ${message}`);
+
+function secrets() {
+  const vars = {};
+  for (const line of readFileSync(join(root, '.dev.vars.example'), 'utf8').split('\n')) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (match) vars[match[1]] = match[2];
+  }
+  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY };
+}
+
+const taken = new Set();
+async function freePort(from) {
+  for (let port = from; port < from + 400; port++) {
+    if (taken.has(port)) continue;
+    const free = await new Promise((resolve) => {
+      const server = createServer().once('error', () => resolve(false)).once('listening', () => server.close(() => resolve(true)));
+      server.listen(port, '127.0.0.1');
+    });
+    if (free) {
+      taken.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port from ${from}`);
+}
+
+const state = mkdtempSync(join(tmpdir(), 'reelgate-bench-playback-'));
+try {
+  const s = secrets();
+  const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: await freePort(18888),
+    inspectorPort: await freePort(19888), persistTo: join(state, 'sandbox'), logDir: state, vars: s });
+  const worker = await startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: await freePort(18887),
+    inspectorPort: await freePort(19887), persistTo: join(state, 'worker'), logDir: state,
+    vars: { ...s, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
+  const passThrough = await startWrangler({ name: 'pass-through', config: join(root, 'test/bench/pass-through/wrangler.toml'),
+    port: await freePort(18889), inspectorPort: await freePort(19889), persistTo: join(state, 'pass-through'), logDir: state,
+    vars: { API_BASE_URL: sandbox.origin } });
+  const result = await playback({ sandbox: sandbox.origin, worker: worker.origin, passThrough: passThrough.origin, secrets: s,
+    workerProcess: worker.child }, log);
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  await stopAllAndWait();
+  rmSync(state, { recursive: true, force: true });
+}

@@ -1,0 +1,53 @@
+/** A verified grant plus the path asked for → the one upstream URL to fetch, from the worker's own record. */
+import { notFound, playbackExpired, playbackInvalid } from '../errors.ts';
+import { isPublished } from '../projections.ts';
+import type { MediaResponse } from '../public-api.ts';
+import { folderPath, PlaylistOutsideFolder } from './hls.ts';
+import { digest8, sameBytes, type PlaybackGrant } from './token.ts';
+import { deliverable, fileName } from './urls.ts';
+
+export interface Resolved {
+  /** What to fetch. */
+  upstream: URL;
+  /** For a folder grant: the folder (URIs in its playlists must stay inside). */
+  folder: URL | null;
+  /** The path under the token, as asked. */
+  path: string;
+}
+
+function candidates(grant: PlaybackGrant, media: MediaResponse): string[] {
+  switch (grant.resource) {
+    case 'source': return media.sources.map((s) => s.url);
+    case 'track': return media.tracks.map((t) => t.url);
+    case 'poster': return [media.poster, media.thumbnail, ...media.thumbnails.map((t) => t.url)]
+      .filter((u): u is string => typeof u === 'string');
+  }
+}
+
+export async function resolvePlayback(grant: PlaybackGrant, path: string, media: MediaResponse | null): Promise<Resolved> {
+  if (!media) throw playbackExpired();
+  if (!isPublished(media, Date.now())) throw notFound();
+  let found: string | null = null;
+  for (const url of candidates(grant, media)) {
+    if (deliverable(url) && sameBytes(await digest8(url), grant.digest)) {
+      found = url;
+      break;
+    }
+  }
+  // The media no longer offers that file (a rendition removed or moved): fresh URLs come with the media again.
+  if (!found) throw playbackExpired('This file is no longer offered; load the media again for fresh playback URLs.');
+  const base = new URL(found);
+  if (grant.scope === 'file') {
+    if (path !== fileName(found)) throw playbackInvalid('This playback URL does not open that file.');
+    return { upstream: base, folder: null, path };
+  }
+  const folder = new URL('./', base);
+  folder.search = '';
+  try {
+    const inside = folderPath(path, folder, folder);
+    return { upstream: new URL(inside, folder), folder, path: inside };
+  } catch (error) {
+    if (error instanceof PlaylistOutsideFolder) throw playbackInvalid('This playback URL does not open that file.');
+    throw error;
+  }
+}

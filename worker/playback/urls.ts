@@ -1,0 +1,73 @@
+/**
+ * Playback URLs for a media answer under a policy: every source, text track and poster becomes
+ * `/api/play/<token>/<file>` on this worker (a path: resolve it against the worker's address you called). An HLS source
+ * opens its whole folder (master, variant playlists, segments, keys, subtitles); every other URL opens one file.
+ */
+import { getConfig } from '../config.ts';
+import type { Env } from '../env.ts';
+import type { MediaResponse } from '../public-api.ts';
+import { playbackKeys } from './keys.ts';
+import { networkDigest } from './network.ts';
+import { rememberMedia } from './records.ts';
+import { digest8, signToken, type PlaybackGrant, type PlaybackResource } from './token.ts';
+
+export const PLAY_PREFIX = '/api/play/';
+const HLS_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl'];
+const FILE_NAME = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,63}$/;
+
+export function isHlsType(type: string): boolean {
+  return HLS_TYPES.includes(type.toLowerCase());
+}
+
+/** The name a file-scoped URL ends in: the upstream file's own name when it is a plain one, else `file`. */
+export function fileName(upstream: string): string {
+  let last = '';
+  try {
+    last = new URL(upstream).pathname.split('/').pop() ?? '';
+  } catch {
+    // Not a URL: it resolves to nothing anyway.
+  }
+  return FILE_NAME.test(last) ? last : 'file';
+}
+
+/** Playback URLs only to http(s) delivery hosts; anything else the platform names is left out of the answer. */
+export function deliverable(upstream: string): boolean {
+  try {
+    const url = new URL(upstream);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/** Expiry: the configured lifetime, rounded up to the minute so repeated answers within a minute are identical. */
+export function expiryFor(nowMs: number, minutes: number): number {
+  return Math.ceil((nowMs / 1000 + minutes * 60) / 60) * 60;
+}
+
+export async function withPlaybackUrls(request: Request, env: Env, site: string, media: MediaResponse): Promise<MediaResponse> {
+  const { playback } = getConfig(env);
+  const [key] = await playbackKeys(env);
+  const expires = expiryFor(Date.now(), playback.tokenMinutes);
+  const network = playback.bindNetwork ? await networkDigest(request, env) : null;
+  const url = async (upstream: string, resource: PlaybackResource, folder: boolean): Promise<string> => {
+    const grant: PlaybackGrant = { site, media: media.id, resource, scope: folder ? 'folder' : 'file',
+      digest: await digest8(upstream), expires, network };
+    return `${PLAY_PREFIX}${await signToken(key!, grant)}/${fileName(upstream)}`;
+  };
+  rememberMedia(site, media);
+  const poster = media.poster && deliverable(media.poster) ? await url(media.poster, 'poster', false) : null;
+  const thumbnail = media.thumbnail === media.poster ? poster
+    : media.thumbnail && deliverable(media.thumbnail) ? await url(media.thumbnail, 'poster', false) : null;
+  return {
+    ...media,
+    poster,
+    thumbnail,
+    thumbnails: await Promise.all(media.thumbnails.filter((t) => deliverable(t.url))
+      .map(async (t) => ({ ...t, url: await url(t.url, 'poster', false) }))),
+    sources: await Promise.all(media.sources.filter((s) => deliverable(s.url))
+      .map(async (s) => ({ ...s, url: await url(s.url, 'source', isHlsType(s.type)) }))),
+    tracks: await Promise.all(media.tracks.filter((t) => deliverable(t.url))
+      .map(async (t) => ({ ...t, url: await url(t.url, 'track', false) }))),
+  };
+}
