@@ -5,10 +5,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../worker/index.ts';
-import type { MediaResponse } from '../../worker/public-api.ts';
+import type { FeedResponse, MediaResponse } from '../../worker/public-api.ts';
 import { checkRawPath } from '../../worker/request-guard.ts';
 import { api, config, EUROPE_SITE, eventually, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
-import { allMedia, isPublic } from './upstream-direct.ts';
+import { allMedia, isPublic, playlistOfType } from './upstream-direct.ts';
 
 const IP = {
   berlin: '192.0.2.30',
@@ -191,6 +191,24 @@ describe('bypass 3: the bytes are not gated at all', () => {
       expect(head.status).toBe(451);
       expect(head.headers.get('content-type')).toMatch(/^application\/json/);
     }
+  });
+
+  it('a gated feed names no upstream poster: its thumbnails are playback URLs that open for the allowed only', async () => {
+    const manual = await playlistOfType(EUROPE_SITE, 'manual');
+    const feed = await json<FeedResponse>(await api(`/api/sites/${EUROPE_SITE}/playlists/${manual.id}`, { ip: IP.berlin }));
+    const withPoster = feed.items.filter((item) => item.thumbnail !== null);
+    expect(withPoster.length).toBeGreaterThan(0);
+    for (const item of feed.items) {
+      expect(JSON.stringify(item)).not.toContain('/cdn/');
+      if (item.thumbnail) expect(item.thumbnail).toMatch(PLAY);
+    }
+    // No media answer was ever asked for: the feed's own record of the poster opens it.
+    const thumbnail = withPoster[0]!.thumbnail!;
+    const allowed = await play(thumbnail, IP.berlin);
+    expect(allowed.status, await allowed.clone().text()).toBe(200);
+    expect(allowed.headers.get('content-type')).toMatch(/^image\//);
+    expect((await bytes(allowed)).length).toBeGreaterThan(0);
+    await expectError(await play(thumbnail, IP.newYork), 451, 'playback_denied');
   });
 
   it('a proxy the media\'s own policy refuses cannot replay its URLs', async () => {

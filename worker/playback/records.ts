@@ -3,16 +3,49 @@
  * `media:<site>:<media>`), never anything the caller sends. Read without loading: a byte request never calls the
  * Management API (nor spends its budget). A media answer handed out with playback URLs is also kept in this isolate
  * for a minute, so its URLs open at once, before the KV write is visible.
+ *
+ * A feed names its items' posters without any media answer behind them, so a feed handed out with playback URLs leaves
+ * a poster record per item (`poster:<site>:<media>`: the item with its poster and nothing playable), kept in this
+ * isolate and in KV for as long as its URLs open. KV is written at most once per item per isolate in that time.
  */
 import { isEnvelope } from '../cache/envelope.ts';
 import { MemoryCache } from '../cache/memory.ts';
 import type { Env } from '../env.ts';
-import type { MediaResponse } from '../public-api.ts';
+import type { FeedItem, MediaResponse } from '../public-api.ts';
 
 const RECENT_MS = 60_000;
 const recent = new MemoryCache<MediaResponse>();
 
 const keyOf = (site: string, media: string) => `media:${site}:${media}`;
+const posterKeyOf = (site: string, media: string) => `poster:${site}:${media}`;
+/** When this isolate last wrote each poster record to KV. */
+const posterWrites = new Map<string, number>();
+const MAX_POSTER_WRITES_TRACKED = 4096;
+
+/** The record a feed item's poster URL resolves against: the item, its thumbnail as poster, nothing playable. */
+function posterRecord(site: string, item: FeedItem): MediaResponse {
+  return { ...item, site, poster: item.thumbnail, thumbnails: [], sources: [], tracks: [] };
+}
+
+/** Keeps the poster records of feed items handed out with playback URLs, for `ttlSeconds` (their URLs' lifetime). */
+export function rememberFeedPosters(env: Env, ctx: ExecutionContext, site: string, items: readonly FeedItem[],
+  ttlSeconds: number): void {
+  const now = Date.now();
+  for (const item of items) {
+    if (!item.thumbnail) continue;
+    const key = posterKeyOf(site, item.id);
+    const record = posterRecord(site, item);
+    recent.set(key, record, RECENT_MS, now);
+    const written = posterWrites.get(key);
+    // Rewritten when half its lifetime is gone, so a record outlives every URL minted while it was fresh.
+    if (written !== undefined && now - written < (ttlSeconds * 1000) / 2) continue;
+    posterWrites.set(key, now);
+    if (posterWrites.size > MAX_POSTER_WRITES_TRACKED) posterWrites.delete(posterWrites.keys().next().value!);
+    ctx.waitUntil(env.CACHE.put(key, JSON.stringify(record), { expirationTtl: Math.max(60, ttlSeconds) }).catch(() => {
+      console.error('reelgate: poster record write failed');
+    }));
+  }
+}
 
 export function rememberMedia(site: string, media: MediaResponse): void {
   recent.set(keyOf(site, media.id), media, RECENT_MS, Date.now());
@@ -26,5 +59,10 @@ export async function recordedMedia(env: Env, site: string, media: string): Prom
     const value = stored.value as MediaResponse;
     if (value?.id === media && Array.isArray(value.sources)) return value;
   }
-  return recent.get(key, Date.now()) ?? null;
+  const remembered = recent.get(key, Date.now());
+  if (remembered) return remembered;
+  // No media answer was ever handed out: a poster a feed named may still be asked for.
+  const posterKey = posterKeyOf(site, media);
+  const poster = recent.get(posterKey, Date.now()) ?? await env.CACHE.get<MediaResponse>(posterKey, 'json');
+  return poster?.id === media ? poster : null;
 }

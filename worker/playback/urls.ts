@@ -5,10 +5,10 @@
  */
 import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
-import type { MediaResponse } from '../public-api.ts';
+import type { FeedItem, MediaResponse } from '../public-api.ts';
 import { playbackKeys } from './keys.ts';
 import { networkDigest } from './network.ts';
-import { rememberMedia } from './records.ts';
+import { rememberFeedPosters, rememberMedia } from './records.ts';
 import { digest8, signToken, type PlaybackGrant, type PlaybackResource } from './token.ts';
 
 export const PLAY_PREFIX = '/api/play/';
@@ -70,4 +70,23 @@ export async function withPlaybackUrls(request: Request, env: Env, site: string,
     tracks: await Promise.all(media.tracks.filter((t) => deliverable(t.url))
       .map(async (t) => ({ ...t, url: await url(t.url, 'track', false) }))),
   };
+}
+
+/**
+ * A feed under a policy: each item's thumbnail becomes a poster playback URL (the feed names nothing else of the
+ * platform's). The items' poster records are kept for the URLs' lifetime (records.ts).
+ */
+export async function withPlaybackThumbnails<T extends FeedItem>(request: Request, env: Env, ctx: ExecutionContext,
+  site: string, items: readonly T[]): Promise<T[]> {
+  const { playback } = getConfig(env);
+  const [key] = await playbackKeys(env);
+  const expires = expiryFor(Date.now(), playback.tokenMinutes);
+  const network = playback.bindNetwork ? await networkDigest(request, env) : null;
+  rememberFeedPosters(env, ctx, site, items, playback.tokenMinutes * 60 + 60);
+  return Promise.all(items.map(async (item) => {
+    if (!item.thumbnail || !deliverable(item.thumbnail)) return { ...item, thumbnail: null, thumbnails: [] };
+    const grant: PlaybackGrant = { site, media: item.id, resource: 'poster', scope: 'file',
+      digest: await digest8(item.thumbnail), expires, network };
+    return { ...item, thumbnail: `${PLAY_PREFIX}${await signToken(key!, grant)}/${fileName(item.thumbnail)}`, thumbnails: [] };
+  }));
 }

@@ -22,6 +22,7 @@ import { decide } from '../geo/policy.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { FeedResponse } from '../public-api.ts';
 import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
+import { withPlaybackThumbnails } from '../playback/urls.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
 import { publicCaller, siteOf, type Handler } from './context.ts';
@@ -106,10 +107,13 @@ export const feedRoute: Handler = async (request, env, ctx) => {
     });
   }
   const start = (page - 1) * pageLength;
+  let pageItems = items.slice(start, start + pageLength);
+  // Under a policy the feed names no platform URL: posters are the worker's own playback URLs (Geo-bound playback).
+  if (personal) pageItems = await withPlaybackThumbnails(request, env, ctx, site.id, pageItems);
   const body: FeedResponse = {
     site: site.id,
     playlist: value.playlist,
-    items: items.slice(start, start + pageLength),
+    items: pageItems,
     page,
     page_length: pageLength,
     total: items.length,
