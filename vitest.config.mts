@@ -46,6 +46,8 @@ export default defineConfig({
   test: {
     // Browser suites (test/components) run in Chromium through web-test-runner, never here.
     include: ['test/{sandbox,upstream,worker,gateway}/**/*.test.ts'],
+    // A bound on a hung test, not a speed target: generous, so a busy machine cannot fail a test by its clock.
+    testTimeout: 30_000,
     reporters: ['default', './test/support/vitest-summary-reporter.mjs'],
   },
 });

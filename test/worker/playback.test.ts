@@ -321,7 +321,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
     expect((await stats()).total).toBe(before);
   });
 
-  it('byte requests count for the per-visitor abuse limit', async () => {
+  it('byte requests count for the per-visitor abuse limit', { timeout: 60_000 }, async () => {
     // An address of its own (no geo fixture: unknown place, no proxy), so no other test shares its allowance.
     const ip = '203.0.113.79';
     const id = Object.keys(config.sites[SITE]!.media ?? {})[0]!;
@@ -337,7 +337,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
-  it('a file of 48 MiB streams through with its length, its bytes in order, and ranges anywhere in it', async () => {
+  it('a file of 48 MiB streams through with its length, its bytes in order, and ranges anywhere in it', { timeout: 60_000 }, async () => {
     const created = await sandbox(`/v2/sites/${EUROPE_SITE}/media/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },

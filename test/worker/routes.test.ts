@@ -44,7 +44,13 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     expect(body.items.map((i) => i.id)).toEqual(expected);
     expect(body.total).toBe(expected.length);
     const first = everything.get(expected[0]!)!;
-    expect(body.items[0]).toEqual({
+    // The first media is bound to a policy of its own (the test configuration): its poster is a playback URL.
+    expect(config.sites[SITE]!.media![first.id]).toBeDefined();
+    expect(body.items[0]!.thumbnail).toMatch(/^\/api\/play\/[A-Za-z0-9_-]+\/[A-Za-z0-9._~-]+$/);
+    const second = everything.get(expected[1]!)!;
+    expect(config.sites[SITE]!.media![second.id]).toBeUndefined();
+    expect(body.items[1]!.thumbnail).toBe(second.relationships.poster?.delivery_url ?? null);
+    expect({ ...body.items[0], thumbnail: 'signed' }).toEqual({
       id: first.id,
       title: first.metadata.title,
       description: first.metadata.description,
@@ -52,7 +58,7 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
       tags: first.metadata.tags,
       publish_start_date: first.metadata.publish_start_date,
       publish_end_date: first.metadata.publish_end_date,
-      thumbnail: first.relationships.poster?.delivery_url ?? null,
+      thumbnail: 'signed',
       thumbnails: [],
       permalink: first.metadata.permalink,
       media_type: first.media_type,

@@ -87,7 +87,8 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const tags = tagsParam(query.tags);
   const timing = new ServerTiming();
 
-  let personal = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
+  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
+  let personal = gatedFeed;
   const lookup: FeedLookup = { env, ctx, timing, who: await publicCaller(request, env), site: site.id, playlistId };
   const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
   const standIn = (seed !== null || tags.length > 0) && variant === null;
@@ -108,8 +109,13 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   }
   const start = (page - 1) * pageLength;
   let pageItems = items.slice(start, start + pageLength);
-  // Under a policy the feed names no platform URL: posters are the worker's own playback URLs (Geo-bound playback).
-  if (personal) pageItems = await withPlaybackThumbnails(request, env, ctx, site.id, pageItems);
+  // An item under a policy (the whole feed's, or its own) is named by no platform URL: its poster is the worker's own
+  // playback URL (Geo-bound playback). Items under no policy keep the platform's.
+  const gated = gatedFeed ? pageItems : pageItems.filter((item) => site.media.has(item.id));
+  if (gated.length) {
+    const signed = new Map((await withPlaybackThumbnails(request, env, ctx, site.id, gated)).map((item) => [item.id, item]));
+    pageItems = pageItems.map((item) => signed.get(item.id) ?? item);
+  }
   const body: FeedResponse = {
     site: site.id,
     playlist: value.playlist,
