@@ -140,6 +140,15 @@ export function leakedSecrets(answer: { text: string; headers: Headers }): strin
   return SECRETS.filter((secret) => haystacks.some((h) => h.includes(secret)));
 }
 
+/**
+ * Whether an answer carries the same content as one served before. Playback URLs of gated media carry a token whose
+ * expiry moves on with the clock (worker/playback/), so the same content is compared with the tokens left out.
+ */
+export function sameContent(text: string, before: string | undefined): boolean {
+  const untokened = (body: string) => body.replace(/\/api\/play\/[A-Za-z0-9_-]+\//g, '/api/play/<token>/');
+  return before !== undefined && untokened(text) === untokened(before);
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --------------------------------------------------------------------------------------------- cached world
