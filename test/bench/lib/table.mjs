@@ -47,7 +47,7 @@ export function table(results) {
   }
   const geo = results.geo_decisions;
   if (geo) {
-    row('5 Geo decisions', `${n(geo.visitors)} new visitors (each its own /64) at the \`europe\` gate, ten at a time`,
+    row('5 Geo decisions', `${n(geo.visitors)} new visitors (every address the sandbox can place) at the \`europe\` gate, ten at a time`,
       `**${geo.complete_share} %** decided on complete information · ${n(geo.geo_lookups)} Geo API lookups, ` +
       `${n(geo.upstream_429s)} upstream 429s; ${n(geo.duration_s)} s`,
       `the rest: the policy's \`unknown\` rule (deny), never a proxy let through`);

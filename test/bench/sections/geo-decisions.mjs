@@ -1,22 +1,24 @@
-// Section 5: how many geo decisions a crowd of new visitors gets on complete information. Each visitor is from a
-// network the worker has never located (its own IPv6 /64) and asks the shipped `europe` gate once, ten at a time. A
-// policy with proxy rules needs a Geo API lookup per new network; once the lookup window is spent, the policy's
-// `unknown` rule decides (`complete: false`) instead of letting a proxy through. The share of complete decisions is
-// the figure; the lookups made and any upstream geo 429 show what it cost.
+// Section 5: how many geo decisions a crowd of new visitors gets on complete information. The visitors are every
+// address the sandbox's Geo API can place (its fixtures: the only ones it answers with a country), each a network the
+// worker has never located, asking the shipped `europe` gate once, ten at a time. A policy with proxy rules needs a
+// lookup per new network; once the lookup window is spent, the policy's `unknown` rule decides (`complete: false`)
+// instead of letting a proxy through. The share of complete decisions is the figure; the lookups made and any upstream
+// geo 429 show what it cost.
 import { geoCalls, sandboxControls } from '../lib/sandbox.mjs';
 
-const CROWD = 200;
 const AT_ONCE = 10;
 
 export async function geoDecisions({ sandbox, worker }, log) {
   const controls = sandboxControls(sandbox);
   await controls.reset();
+  const crowd = (await controls.catalog()).geo.fixtures.filter((f) => f.expected_country !== null).map((f) => f.ip);
+  const CROWD = crowd.length;
   const before = await controls.stats();
   const started = Date.now();
   const decisions = { complete: 0, incomplete: 0, other: {} };
   for (let i = 0; i < CROWD; i += AT_ONCE) {
     await Promise.all(Array.from({ length: Math.min(AT_ONCE, CROWD - i) }, async (_, j) => {
-      const ip = `2001:db8:${(0x4000 + i + j).toString(16)}::1`;
+      const ip = crowd[i + j];
       const response = await fetch(`${worker}/api/gate/europe`, { headers: { 'x-reelgate-dev-ip': ip } });
       const text = await response.text();
       if (response.status !== 200) {
