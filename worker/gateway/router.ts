@@ -5,6 +5,7 @@
  * Every refusal is the v2 error format (the v1 shape for a v1 call: a plain path under `/v1/`), with security headers.
  */
 import { budgetStub } from '../budget/upstream.ts';
+import { rawTarget } from '../request-guard.ts';
 import type { Env } from '../env.ts';
 import { applySecurityHeaders } from '../security-headers.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
@@ -19,13 +20,9 @@ import { matchV2Route } from './v2-routes.ts';
 
 const PREFIXES = ['/v2/', '/v1/', '/admin/'];
 
-/** The path exactly as sent: URL parsing would already have resolved `..` and `.` segments. */
+/** The path exactly as sent (the front door's own reading, worker/request-guard.ts). */
 export function rawPath(url: string): string {
-  const afterScheme = url.indexOf('//');
-  const start = url.indexOf('/', afterScheme + 2);
-  if (start < 0) return '/';
-  const end = url.slice(start).search(/[?#]/);
-  return end < 0 ? url.slice(start) : url.slice(start, start + end);
+  return rawTarget(url).path;
 }
 
 export function isGatewayRequest(request: Request): boolean {
