@@ -88,7 +88,7 @@ async function edgeWorkerTestConfig() {
       geo: { fresh_seconds: 300, stale_seconds: 600 },
       not_found: { fresh_seconds: 30, stale_seconds: 0 },
     },
-    budget: { rate_per_minute: 50, burst: 10, max_wait_ms: 400, upstream_timeout_ms: 3000 },
+    budget: { rate_per_minute: 50, burst: 30, max_wait_ms: 400, upstream_timeout_ms: 3000 },
     feed: { default_page_length: 10, max_page_length: 50, max_items: 100 },
   };
 }

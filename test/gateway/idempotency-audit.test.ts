@@ -6,6 +6,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Media, Player } from '../../worker/upstream/v2-types.ts';
 import { budgetStub } from '../../worker/budget/upstream.ts';
+import { getConfig } from '../../worker/config.ts';
 import { IdempotencyStore, isCompletedAnswer, PENDING_LEASE_MS, type IdempotencySlot } from '../../worker/gateway/idempotency.ts';
 import {
   ADMIN, callsTo, catalog, createKey, direct, expectError, gateway, resetGateway, sandbox, send, SITE, stats,
@@ -90,7 +91,9 @@ describe('idempotent writes', () => {
   it('a write refused for want of budget keeps its key free, so the retry goes through', async () => {
     // Spend all the gateway may of the burst on its reads so the write finds no slot within the bounded wait.
     const stub = budgetStub(env);
-    await Promise.all(Array.from({ length: 10 }, (_, i) => stub.call({
+    const { burst, publicFloor } = getConfig(env).budget;
+    const gatewayMay = Math.ceil(burst * (1 - publicFloor));
+    await Promise.all(Array.from({ length: gatewayMay }, (_, i) => stub.call({
       lane: 'gateway-read', caller: 'filler', call: { api: 'v2', op: 'listMedia', site: SITE, params: { page: i + 1, page_length: 1 } },
     })));
     const refused = await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'later' });

@@ -3,6 +3,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
+import { getConfig } from '../../worker/config.ts';
 import { api } from '../worker/helpers.ts';
 import { catalog, createKey, expectError, gateway, resetGateway, send, SITE, stats } from './helpers.ts';
 
@@ -10,8 +11,7 @@ beforeEach(() => resetGateway());
 
 const V2 = `/v2/sites/${SITE}`;
 /** Budget in the test configuration (vitest.config.mts). */
-const RATE_PER_MINUTE = 50;
-const BURST = 10;
+const { ratePerMinute: RATE_PER_MINUTE, burst: BURST } = getConfig(env).budget;
 
 describe('a burst from several keys', () => {
   it('makes at most the budget\'s upstream calls; the rest are 429 with Retry-After and the caller\'s share', async () => {

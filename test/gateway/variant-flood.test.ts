@@ -6,7 +6,8 @@ import { env } from 'cloudflare:test';
 import { beforeEach, expect, it } from 'vitest';
 import { getConfig } from '../../worker/config.ts';
 import type { Media } from '../../worker/upstream/v2-types.ts';
-import { api } from '../worker/helpers.ts';
+import { budgetStub } from '../../worker/budget/upstream.ts';
+import { api, boundPlaylists } from '../worker/helpers.ts';
 import { catalog, createKey, direct, expectError, resetGateway, send, SITE, stats } from './helpers.ts';
 
 beforeEach(() => resetGateway());
@@ -22,6 +23,10 @@ it('gateway writes keep succeeding while anonymous visitors flood feed variants'
   const [articles] = site.playlists.article_matching as string[];
   const target = site.media.published[0] as string;
   const writer = await createKey(['write']);
+  // The site's policy-bound playlists, whose members every feed request reads, are held as a live site's would be.
+  await boundPlaylists(SITE);
+  await budgetStub(env).reset();
+  const warmCalls = (await stats()).total;
 
   // Calls the gateway is owed whatever visitors do: its reserve now, and one more each time its share refills one.
   const reserve = Math.floor(burst * gatewayFloor);
@@ -72,7 +77,7 @@ it('gateway writes keep succeeding while anonymous visitors flood feed variants'
   // And the global budget held: the burst plus the rate, nothing beyond.
   const s = await stats();
   expect(s.rate_limited).toBe(0);
-  expect(s.total).toBeLessThanOrEqual(burst + Math.ceil(elapsedMinutes * ratePerMinute));
+  expect(s.total - warmCalls).toBeLessThanOrEqual(burst + Math.ceil(elapsedMinutes * ratePerMinute));
   // The last write is what the platform holds (read straight from the sandbox, after its counters were taken).
   expect((await direct<Media>(`/v2/sites/${SITE}/media/${target}/`)).body.metadata.title).toBe(`Edited in wave ${WAVES - 1}`);
 });

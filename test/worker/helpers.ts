@@ -17,8 +17,8 @@ export const ALLOWED_ORIGIN = config.allowed_origins[0]!;
 
 export const SECRETS = [env.API_SECRET, env.GEO_API_KEY, env.ADDRESS_SALT];
 
-/** A documentation address with no geo fixture of its own unless the catalog says so. */
-export const DEFAULT_IP = '203.0.113.200';
+/** A visitor every test policy allows: Manchester (GB, Europe), no proxy (demo/sandbox/geo-fixtures.ts). */
+export const DEFAULT_IP = '192.0.2.11';
 
 export async function sandbox(path: string, init?: RequestInit): Promise<Response> {
   return env.SANDBOX.fetch(`http://sandbox.test${path}`, init);
@@ -113,4 +113,27 @@ export async function eventually(check: () => Promise<boolean>, tries = 50): Pro
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('condition never held');
+}
+
+/**
+ * The playlists of `site` the test configuration binds to a policy, each read as the default visitor (whom every test
+ * policy allows): what the worker holds as their members afterwards, and their ids. Warming them first keeps a test's
+ * own upstream counts about its own request.
+ */
+export async function boundPlaylists(site: string, except: readonly string[] = []): Promise<Map<string, string[]>> {
+  const members = new Map<string, string[]>();
+  for (const id of Object.keys(config.sites[site]!.playlists ?? {})) {
+    if (except.includes(id)) continue;
+    const response = await api(`/api/sites/${site}/playlists/${id}?page_length=50`);
+    expect(response.status, `bound playlist ${id}`).toBe(200);
+    members.set(id, ((await response.json()) as { items: Array<{ id: string }> }).items.map((item) => item.id));
+  }
+  return members;
+}
+
+/** Media of `site` under some policy: its own, or a bound playlist's (README, "What binds a media"). */
+export async function boundMediaIds(site: string): Promise<Set<string>> {
+  const bound = new Set(Object.keys(config.sites[site]!.media ?? {}));
+  for (const ids of (await boundPlaylists(site)).values()) for (const id of ids) bound.add(id);
+  return bound;
 }

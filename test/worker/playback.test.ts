@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../worker/index.ts';
 import type { FeedResponse, MediaResponse } from '../../worker/public-api.ts';
 import { checkRawPath } from '../../worker/request-guard.ts';
-import { api, config, EUROPE_SITE, eventually, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
+import { api, boundMediaIds, config, EUROPE_SITE, eventually, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { allMedia, isPublic, playlistOfType } from './upstream-direct.ts';
 
 const IP = {
@@ -93,8 +93,8 @@ describe('bypass 3: the bytes are not gated at all', () => {
   });
 
   it('ungated content keeps the platform URLs and its public cache lifetime', async () => {
-    const pick = (await allMedia(SITE)).find((m) => isPublic(m) && m.media_type === 'video' &&
-      !config.sites[SITE]!.media?.[m.id])!;
+    const bound = await boundMediaIds(SITE);
+    const pick = (await allMedia(SITE)).find((m) => isPublic(m) && m.media_type === 'video' && !bound.has(m.id))!;
     const response = await api(`/api/sites/${SITE}/media/${pick.id}`);
     expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
     const body = await json<MediaResponse>(response);

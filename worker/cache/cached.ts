@@ -111,6 +111,22 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
   }
 }
 
+/**
+ * The entry held for a key, fresh or stale, without loading or refreshing it: for readers that must not spend the
+ * upstream budget (byte requests). `undefined` when nothing is held; `null` when the upstream said "not found".
+ */
+export async function peekCached<T>(env: Env, key: string): Promise<T | null | undefined> {
+  const now = Date.now();
+  let entry = memory.get(key, now) as Envelope<T> | undefined;
+  if (!entry) {
+    const stored = await env.CACHE.get(key, 'json');
+    if (!isEnvelope(stored)) return undefined;
+    entry = stored as Envelope<T>;
+    memory.set(key, entry, getConfig(env).cache.memoryMs, now);
+  }
+  return entry.found ? entry.value : null;
+}
+
 function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
   if (!entry.found) throw notFound();
   return { value: entry.value, state, storedAt: entry.storedAt, etag: entry.etag };

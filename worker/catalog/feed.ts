@@ -4,8 +4,11 @@
  * projection of every ready media of the feed; the publish window is applied when answering, since time moves on.
  */
 import { callUpstream, type CallerContext } from '../budget/upstream.ts';
+import { cached, type CachedValue } from '../cache/cached.ts';
+import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
+import type { ServerTiming } from '../server-timing.ts';
 import { feedItem, playlistHeader } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../public-api.ts';
 import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../upstream/v2-types.ts';
@@ -63,6 +66,31 @@ export interface FeedLoadOptions {
   allowlist: readonly string[];
   /** The playlist's type as last seen (from the entry being refreshed): saves the untyped lookup. */
   knownType?: PlaylistType | undefined;
+}
+
+/** Who asks for a playlist's feed, and where its cache entries are. */
+export interface FeedLookup {
+  env: Env;
+  ctx: ExecutionContext;
+  timing?: ServerTiming | undefined;
+  who: CallerContext;
+  site: string;
+  playlistId: string;
+}
+
+/** The cache key of a playlist's own feed (no variant): the feed route and playlist membership read the same entry. */
+export function baseFeedKey(site: string, playlistId: string): string {
+  return `feed:${site}:${playlistId}`;
+}
+
+/** The playlist's own feed, cached. */
+export function baseFeed({ env, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
+  const config = getConfig(env);
+  return cached<FeedSnapshot>({
+    env, ctx, timing, kind: 'feed', key: baseFeedKey(site, playlistId),
+    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: { seed: null, tags: [] },
+      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
+  });
 }
 
 /** `field:value`, quoted when the value holds anything but plain word characters. */

@@ -11,14 +11,14 @@
 import { budgetStub, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
 import {
-  checkVariant, feedOf, loadFeed, loadPlaylistHead, variantKey, type FeedSnapshot, type FeedVariant, type PlaylistHead,
+  baseFeed, checkVariant, feedOf, loadPlaylistHead, variantKey, type FeedLookup, type FeedSnapshot, type FeedVariant,
+  type PlaylistHead,
 } from '../catalog/feed.ts';
 import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, rateLimited } from '../errors.ts';
-import { enforcePolicies } from '../geo/enforce.ts';
-import { locateCaller } from '../geo/locate.ts';
-import { decide } from '../geo/policy.ts';
+import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { playlistMembership, type Membership } from '../geo/membership.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { FeedResponse } from '../public-api.ts';
 import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
@@ -30,24 +30,6 @@ import { publicCaller, siteOf, type Handler } from './context.ts';
 const MAX_PAGE = 1000;
 /** Marks an answer that is the playlist's own feed standing in for a variant that could not be loaded now. */
 export const VARIANT_HEADER = 'x-reelgate-variant';
-
-interface FeedLookup {
-  env: Env;
-  ctx: ExecutionContext;
-  timing: ServerTiming;
-  who: CallerContext;
-  site: string;
-  playlistId: string;
-}
-
-function baseFeed({ env, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
-  const config = getConfig(env);
-  return cached<FeedSnapshot>({
-    env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}`,
-    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: { seed: null, tags: [] },
-      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
-  });
-}
 
 /** A variant's feed, or null when it cannot be loaded now (the playlist's variant cap, or no upstream slot). */
 async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<CachedValue<FeedSnapshot> | null> {
@@ -88,30 +70,36 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const timing = new ServerTiming();
 
   const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
-  let personal = gatedFeed;
-  const lookup: FeedLookup = { env, ctx, timing, who: await publicCaller(request, env), site: site.id, playlistId };
+  const who = await publicCaller(request, env);
+  let membership: Membership | undefined;
+  // A seed the caller may not see is refused as the media itself would be: its related items would describe it.
+  if (seed !== null) {
+    membership = await playlistMembership(env, ctx, who, site, timing);
+    await enforcePolicies(request, env, ctx, mediaPolicies(site, seed, membership), timing);
+  }
+  const lookup: FeedLookup = { env, ctx, timing, who, site: site.id, playlistId };
   const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
   const standIn = (seed !== null || tags.length > 0) && variant === null;
+  // The feed itself before membership, which reads the same entry when this playlist is bound: its state is this one's.
   const { value, state, storedAt } = variant ?? await baseFeed(lookup);
+  membership ??= await playlistMembership(env, ctx, who, site, timing);
 
   const now = Date.now();
   // The allowlist as configured now, even for entries cached under an older one.
-  let items = value.items.filter((item) => isPublished(item, now))
+  const published = value.items.filter((item) => isPublished(item, now))
     .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, config.customParamsAllowlist) }));
-  // Media bound to their own policy leave the feed for callers that policy refuses.
-  if (items.some((item) => site.media.has(item.id))) {
-    personal = true;
-    const where = await locateCaller(request, env, ctx, timing);
-    items = items.filter((item) => {
-      const name = site.media.get(item.id);
-      return !name || decide(config.policies.get(name)!, where).allowed;
-    });
-  }
+  // Each item answers to everything that binds it (its site, every configured playlist listing it, its own policy):
+  // items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
+  const bound = published.map((item) => mediaPolicies(site, item.id, membership));
+  const allowed = await allowedBy(request, env, ctx, bound, timing);
+  const items = published.filter((_, i) => allowed[i]);
+  const gatedIds = new Set(published.filter((_, i) => bound[i]!.length > 0).map((item) => item.id));
+  const personal = gatedFeed || gatedIds.size > 0;
   const start = (page - 1) * pageLength;
   let pageItems = items.slice(start, start + pageLength);
-  // An item under a policy (the whole feed's, or its own) is named by no platform URL: its poster is the worker's own
-  // playback URL (Geo-bound playback). Items under no policy keep the platform's.
-  const gated = gatedFeed ? pageItems : pageItems.filter((item) => site.media.has(item.id));
+  // An item under a policy is named by no platform URL: its poster is the worker's own playback URL (Geo-bound
+  // playback). Items under no policy keep the platform's.
+  const gated = gatedFeed ? pageItems : pageItems.filter((item) => gatedIds.has(item.id));
   if (gated.length) {
     const signed = new Map((await withPlaybackThumbnails(request, env, ctx, site.id, gated)).map((item) => [item.id, item]));
     pageItems = pageItems.map((item) => signed.get(item.id) ?? item);

@@ -4,6 +4,7 @@ import { loadMedia } from '../catalog/media.ts';
 import { getConfig } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { playlistMembership } from '../geo/membership.ts';
 import { withPlaybackUrls } from '../playback/urls.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { MediaResponse } from '../public-api.ts';
@@ -18,8 +19,10 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   const mediaId = requireId(request.params.media, 'media');
   readQuery(request, []);
   const timing = new ServerTiming();
-  const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, mediaId), timing);
   const who = await publicCaller(request, env);
+  // Decided before the media is read: a refused caller learns nothing of it, and spends nothing on it.
+  const membership = await playlistMembership(env, ctx, who, site, timing);
+  const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, mediaId, membership), timing);
   const { value, state, storedAt } = await cached<MediaResponse>({
     env, ctx, timing, kind: 'media', key: `media:${site.id}:${mediaId}`,
     load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, mediaId, config.customParamsAllowlist),

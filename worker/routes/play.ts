@@ -1,12 +1,14 @@
 /**
  * GET/HEAD /api/play/<token>/<path> — the bytes of content under a policy (worker/playback/). Every request is checked
  * afresh, in this order: the token's signature and expiry; the caller's location against the media's policies now
- * (the same `mediaPolicies` the media answer obeys); the network the token was handed to; the file asked for against
+ * (the same `mediaPolicies` the media answer obeys, with playlist membership as the cache holds it: a byte request
+ * never loads); the network the token was handed to; the file asked for against
  * what the token opens. Refusals: 403 `playback_invalid`, 403 `playback_expired`, 451 `playback_denied`.
  */
 import { getConfig } from '../config.ts';
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { heldMembership } from '../geo/membership.ts';
 import { deliver } from '../playback/deliver.ts';
 import { playbackKeys } from '../playback/keys.ts';
 import { networkDigest } from '../playback/network.ts';
@@ -53,8 +55,12 @@ export const playRoute: Handler = async (routed, env, ctx) => {
 
   const site = getConfig(env).sites.get(grant.site);
   if (!site) throw notFound('No such site.');
+  const membership = await heldMembership(env, site);
+  // Which playlists list the media is not known here now: refused as expired, so the player loads the media again
+  // (which reads the playlists) and comes back with a fresh URL.
+  if (!membership) throw playbackExpired('This playback URL can no longer be checked; load the media again for a fresh one.');
   try {
-    await enforcePolicies(request, env, ctx, mediaPolicies(site, grant.media));
+    await enforcePolicies(request, env, ctx, mediaPolicies(site, grant.media, membership));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'geo_blocked') throw playbackDenied();
     throw error;

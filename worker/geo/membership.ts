@@ -1,0 +1,76 @@
+/**
+ * Playlist membership: a media is bound by the policy of every configured playlist that lists it, wherever it is
+ * shown (README, "Geo", "What binds a media").
+ *
+ * What a playlist lists is its own feed as the worker serves it (no variant; its first `feed.max_items` ready media,
+ * whatever their publish window), read from the very cache entry the feed route answers from. So knowing membership
+ * costs no upstream call while that feed is held, and membership moves when the feed does. Only playlists that
+ * `sites.<id>.playlists` binds to a policy are read; a site binding none pays nothing.
+ */
+import type { CallerContext } from '../budget/upstream.ts';
+import { peekCached } from '../cache/cached.ts';
+import { baseFeed, baseFeedKey, type FeedSnapshot } from '../catalog/feed.ts';
+import type { SiteConfig } from '../config.ts';
+import type { Env } from '../env.ts';
+import { ApiError } from '../errors.ts';
+import type { ServerTiming } from '../server-timing.ts';
+
+/** The names of the policies a media's playlists bind it to (none when no configured playlist lists it). */
+export type Membership = (mediaId: string) => string[];
+
+const NONE: Membership = () => [];
+
+function indexOf(lists: ReadonlyArray<{ policy: string; ids: Iterable<string> }>): Membership {
+  const byMedia = new Map<string, string[]>();
+  for (const { policy, ids } of lists) {
+    for (const id of ids) {
+      const names = byMedia.get(id);
+      if (!names) byMedia.set(id, [policy]);
+      else if (!names.includes(policy)) names.push(policy);
+    }
+  }
+  return (mediaId) => byMedia.get(mediaId) ?? [];
+}
+
+const idsOf = (feed: FeedSnapshot) => feed.items.map((item) => item.id);
+
+/**
+ * Membership for a request that may load: each bound playlist's feed through the cache (a miss or a stale entry loads
+ * like a feed request would). A playlist the platform does not have lists nothing. Any other failure to learn a
+ * playlist's members is thrown (429, 502…): without them no item can be shown as unbound, so nothing is.
+ */
+export async function playlistMembership(env: Env, ctx: ExecutionContext, who: CallerContext, site: SiteConfig,
+  timing?: ServerTiming): Promise<Membership> {
+  if (!site.playlists.size) return NONE;
+  // Settled, not raced: a playlist whose feed loaded is kept for the next request even when another one failed.
+  const settled = await Promise.allSettled([...site.playlists].map(async ([playlistId, policy]) => {
+    try {
+      const { value } = await baseFeed({ env, ctx, timing, who, site: site.id, playlistId });
+      return { policy, ids: idsOf(value) };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not_found') return { policy, ids: [] };
+      throw error;
+    }
+  }));
+  const lists = [];
+  for (const outcome of settled) {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    lists.push(outcome.value);
+  }
+  return indexOf(lists);
+}
+
+/**
+ * Membership from what the cache holds, fresh or stale, never loading: for byte requests, which spend no upstream
+ * budget. `null` when a bound playlist's feed is not held at all; the caller must then refuse, not guess.
+ */
+export async function heldMembership(env: Env, site: SiteConfig): Promise<Membership | null> {
+  if (!site.playlists.size) return NONE;
+  const lists = [];
+  for (const [playlistId, policy] of site.playlists) {
+    const feed = await peekCached<FeedSnapshot>(env, baseFeedKey(site.id, playlistId));
+    if (feed === undefined) return null;
+    lists.push({ policy, ids: feed ? idsOf(feed) : [] });
+  }
+  return indexOf(lists);
+}
