@@ -301,6 +301,7 @@ export class BudgetObject extends DurableObject<Env> {
    * done, the unspent tokens go back.
    */
   async endLoad(id: string, finished: boolean): Promise<void> {
+    this.sweep(this.clock());
     const load = this.loads.get(id);
     // Expired already (and its tokens returned), or never admitted.
     if (!load || !load.draw) return;
@@ -411,6 +412,7 @@ export class BudgetObject extends DurableObject<Env> {
 
   /** Counters for operators and tests. */
   async snapshot(): Promise<BudgetStats> {
+    this.sweep(this.clock());
     const out = structuredClone(this.stats);
     for (const api of APIS) {
       out.queued[api] = this.queues.get(api)!.size;
