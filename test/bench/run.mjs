@@ -4,11 +4,16 @@
 // `wrangler dev`, loopback traffic from autocannon, and Chromium for the render cost. No pass/fail thresholds: it
 // prints one table and writes test/bench/results.json. Every server it starts is stopped at the end, on failure and
 // on Ctrl-C. Takes a few minutes; BENCH_SECONDS (default 6) sets the length of each throughput run.
+//
+// `npm run bench -- --section cold` (or several: `--section cold,embed`) runs only the sections named, starting only
+// the servers they need, and writes .build/bench-results.json instead (test/bench/results.json keeps the last full
+// run). Sections: edge (1), amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3),
+// render (4), geo (5), playback (6).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
 import { edgeOverhead } from './sections/edge-overhead.mjs';
@@ -28,6 +33,22 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18790, passThrough: 18791 };
 
 const log = (message) => console.log(`[bench] ${message}`);
+
+const SECTIONS = ['edge', 'amplification', 'cold', 'embed', 'render', 'geo', 'playback'];
+
+/** The sections asked for with `--section a,b` (repeatable); every one (cold as part of amplification) by default. */
+function chosenSections(argv) {
+  const named = [];
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^--section(?:=(.*))?$/.exec(argv[i]);
+    if (!match) throw new Error(`unknown argument ${argv[i]} (use --section ${SECTIONS.join('|')})`);
+    const value = match[1] ?? argv[++i];
+    if (!value) throw new Error('--section needs a name');
+    named.push(...value.split(','));
+  }
+  for (const name of named) if (!SECTIONS.includes(name)) throw new Error(`unknown section ${name} (${SECTIONS.join(', ')})`);
+  return named.length ? new Set(named) : null;
+}
 
 /** Sandbox-only values from the committed example, the same ones `npm start` uses. */
 function sandboxSecrets() {
@@ -65,6 +86,8 @@ async function pickPorts() {
 }
 
 async function main() {
+  const only = chosenSections(process.argv.slice(2));
+  const runs = (name) => only === null || only.has(name);
   const started = Date.now();
   const results = { generated_at: new Date().toISOString(), note: "One machine's figures: compare them only with runs on comparable machines (see `machine`)." };
   // The same browser as the component suites: CHROME_PATH, a system Chromium, or the one from @sparticuz/chromium.
@@ -96,54 +119,80 @@ async function main() {
   process.once('exit', removeState);
   const secrets = sandboxSecrets();
   try {
-    log('starting the sandbox, the edge worker, the hello-world and the naive proxy (wrangler dev)');
-    const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: PORTS.sandbox.port,
-      inspectorPort: PORTS.sandbox.inspector, persistTo: join(state, 'sandbox'), logDir: state, vars: secrets });
-    const upstream = sandbox.origin;
-    const [worker, hello, naive, passThrough] = await Promise.all([
-      startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: PORTS.worker.port, inspectorPort: PORTS.worker.inspector,
-        persistTo: join(state, 'worker'), logDir: state,
-        // The shipped configuration of wrangler.toml, pointed at the bench's sandbox; DEV_MODE lets the bench stand in
-        // for many visitors with x-reelgate-dev-ip (each visitor has its own abuse limit and location).
-        vars: { ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } }),
-      startWrangler({ name: 'hello-world', config: join(root, 'test/bench/hello-world/wrangler.toml'), port: PORTS.hello.port,
-        inspectorPort: PORTS.hello.inspector, persistTo: join(state, 'hello'), logDir: state }),
-      startWrangler({ name: 'naive-proxy', config: join(root, 'test/bench/naive-proxy/wrangler.toml'), port: PORTS.naive.port,
-        inspectorPort: PORTS.naive.inspector, persistTo: join(state, 'naive'), logDir: state,
-        vars: { API_BASE_URL: upstream, API_SECRET: secrets.API_SECRET } }),
-      startWrangler({ name: 'pass-through', config: join(root, 'test/bench/pass-through/wrangler.toml'), port: PORTS.passThrough.port,
-        inspectorPort: PORTS.passThrough.inspector, persistTo: join(state, 'pass-through'), logDir: state,
-        vars: { API_BASE_URL: upstream } }),
-    ]);
-    const servers = { sandbox: upstream, worker: worker.origin, hello: hello.origin, naive: naive.origin, secrets };
+    const needs = { hello: runs('edge'), naive: runs('amplification'), passThrough: runs('playback') };
+    const servesHttp = runs('edge') || runs('amplification') || runs('cold') || runs('geo') || runs('playback');
+    if (servesHttp) {
+      log('starting the sandbox, the edge worker and the comparison Workers the sections need (wrangler dev)');
+      const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: PORTS.sandbox.port,
+        inspectorPort: PORTS.sandbox.inspector, persistTo: join(state, 'sandbox'), logDir: state, vars: secrets });
+      const upstream = sandbox.origin;
+      const [worker, hello, naive, passThrough] = await Promise.all([
+        startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: PORTS.worker.port, inspectorPort: PORTS.worker.inspector,
+          persistTo: join(state, 'worker'), logDir: state,
+          // The shipped configuration of wrangler.toml, pointed at the bench's sandbox; DEV_MODE lets the bench stand in
+          // for many visitors with x-reelgate-dev-ip (each visitor has its own abuse limit and location).
+          vars: { ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } }),
+        needs.hello && startWrangler({ name: 'hello-world', config: join(root, 'test/bench/hello-world/wrangler.toml'), port: PORTS.hello.port,
+          inspectorPort: PORTS.hello.inspector, persistTo: join(state, 'hello'), logDir: state }),
+        needs.naive && startWrangler({ name: 'naive-proxy', config: join(root, 'test/bench/naive-proxy/wrangler.toml'), port: PORTS.naive.port,
+          inspectorPort: PORTS.naive.inspector, persistTo: join(state, 'naive'), logDir: state,
+          vars: { API_BASE_URL: upstream, API_SECRET: secrets.API_SECRET } }),
+        needs.passThrough && startWrangler({ name: 'pass-through', config: join(root, 'test/bench/pass-through/wrangler.toml'),
+          port: PORTS.passThrough.port, inspectorPort: PORTS.passThrough.inspector, persistTo: join(state, 'pass-through'), logDir: state,
+          vars: { API_BASE_URL: upstream } }),
+      ]);
+      const servers = { sandbox: upstream, worker: worker.origin, hello: hello && hello.origin, naive: naive && naive.origin, secrets };
 
-    log('section 2: upstream amplification through reelgate (cold caches first, while the worker is new)');
-    const { keys, ...amplified } = await amplification(servers, log);
-    log('section 1: edge overhead');
-    results.edge_overhead = await edgeOverhead(servers, { seconds: SECONDS }, log);
-    log('section 2: the same load through the naive proxy');
-    results.upstream_amplification = { ...amplified, naive_proxy: await naiveAmplification(servers, keys, log) };
-    log('section 5: geo decisions for a crowd of new visitors');
-    results.geo_decisions = await geoDecisions(servers, log);
-    log('section 6: geo-bound playback (a large file direct, through a bare pass-through Worker, through reelgate)');
-    results.playback = await playback({ ...servers, passThrough: passThrough.origin, workerProcess: worker.child }, log);
+      let amplified;
+      if (runs('amplification') || runs('cold')) {
+        log('section 2: upstream amplification through reelgate (cold caches first, while the worker is new)');
+        amplified = await amplification(servers, log, { coldOnly: !runs('amplification') });
+      }
+      if (runs('edge')) {
+        log('section 1: edge overhead');
+        results.edge_overhead = await edgeOverhead(servers, { seconds: SECONDS }, log);
+      }
+      if (amplified) {
+        const { keys, ...figures } = amplified;
+        results.upstream_amplification = figures;
+        if (runs('amplification')) {
+          log('section 2: the same load through the naive proxy');
+          results.upstream_amplification.naive_proxy = await naiveAmplification(servers, keys, log);
+        }
+      }
+      if (runs('geo')) {
+        log('section 5: geo decisions for a crowd of new visitors');
+        results.geo_decisions = await geoDecisions(servers, log);
+      }
+      if (runs('playback')) {
+        log('section 6: geo-bound playback (a large file direct, through a bare pass-through Worker, through reelgate)');
+        results.playback = await playback({ ...servers, passThrough: passThrough.origin, workerProcess: worker.child }, log);
+      }
+    }
   } finally {
     await stopAllAndWait();
     removeState();
   }
   log('servers stopped');
 
-  log('section 3: embed size');
-  results.embed_size = await embedSize();
-  log('section 4: render cost in Chromium');
-  results.render_cost = browser
-    ? await renderCost({ bundlePath: join(root, 'dist/reelgate.js'), chromium: browser.path })
-    : { skipped: noBrowser };
+  if (runs('embed')) {
+    log('section 3: embed size');
+    results.embed_size = await embedSize();
+  }
+  if (runs('render')) {
+    log('section 4: render cost in Chromium');
+    results.render_cost = browser
+      ? await renderCost({ bundlePath: join(root, 'dist/reelgate.js'), chromium: browser.path })
+      : { skipped: noBrowser };
+  }
 
   results.duration_s = Math.round((Date.now() - started) / 1000);
-  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  if (only) results.sections = [...only];
+  const out = only ? join(root, '.build/bench-results.json') : RESULTS;
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\n${table(results)}\n`);
-  log(`wrote ${RESULTS.slice(root.length)} in ${results.duration_s} s`);
+  log(`wrote ${out.slice(root.length)} in ${results.duration_s} s`);
 }
 
 main().catch(async (error) => {

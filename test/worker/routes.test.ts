@@ -182,6 +182,9 @@ describe('GET /api/sites/:site/media/:media', () => {
     ];
     for (const m of cases) {
       expect(m).toBeDefined();
+      // Each miss is admitted only with the three calls a media may need reserved (budget/upstream.ts); four in a row
+      // outrun the test budget's refill within its 400 ms wait, though most give two back. A fresh budget per case.
+      await budgetStub(env).reset();
       await expectError(await api(`/api/sites/${SITE}/media/${m!.id}`), 404, 'not_found');
     }
   });

@@ -24,7 +24,30 @@ export interface BudgetRequest {
   call: UpstreamCall;
   /** May take an identical read answered within the last moment instead of a new upstream call. */
   acceptRecent?: boolean;
+  /** The load (a reservation from `beginLoad`) this call belongs to: it spends the reservation first. */
+  load?: string;
+  /** Nobody waits for the answer (a background refresh): it queues behind calls someone waits for. */
+  background?: boolean;
 }
+
+/**
+ * A load: several upstream calls that only together make an answer (a feed, a media with its renditions and tracks).
+ * `calls` is the most it may need; the budget object reserves them at once, or queues the load whole, or refuses it.
+ * `key` names the work (the cache key it fills): concurrent loads of one key join one reservation.
+ */
+export interface LoadRequest {
+  lane: Lane;
+  caller: string;
+  api: UpstreamCall['api'];
+  key: string;
+  calls: number;
+  acceptRecent?: boolean;
+  background?: boolean;
+}
+
+export type LoadAdmission =
+  | { ok: true; id: string; reserved: number }
+  | { ok: false; failure: UpstreamFailure };
 
 export interface RawAnswer {
   status: number;

@@ -14,6 +14,12 @@ const SHARES: readonly Share[] = ['public', 'gateway'];
 type Pool = Share | 'shared';
 const POOLS: readonly Pool[] = ['public', 'gateway', 'shared'];
 
+/**
+ * Tokens taken at once for a reservation, by the pool each came from, so that what is not spent goes back where it
+ * came from: a side's reserve is never handed to the other side by way of a refund.
+ */
+export type Draw = Record<Pool, number>;
+
 /** Each side's reserved fraction of the rate and burst; what the two leave is shared. */
 export type Floors = Record<Share, number>;
 const NO_FLOORS: Floors = { public: 0, gateway: 0 };
@@ -89,13 +95,41 @@ export class TokenBucket {
 
   /** Takes one token for `share` (from the shared pool first, keeping its reserve), if the allowance and any pause let it. */
   tryTake(now: number, share: Share = 'public'): boolean {
+    return this.take(now, share, 1) !== null;
+  }
+
+  /**
+   * Takes `n` tokens for `share` at once, or none: from the shared pool first, then its own reserve, if the allowance
+   * and any pause let it. Returns where they came from (for `refund`), or null.
+   */
+  take(now: number, share: Share = 'public', n = 1): Draw | null {
     this.refill(now);
-    if (now < this.pausedUntil || this.spendable(share) < 1 - EPSILON || this.allowanceLeft(now) < 1) return false;
-    const fromShared = Math.min(1, this.tokens.shared);
+    if (now < this.pausedUntil || this.spendable(share) < n - EPSILON || this.allowanceLeft(now) < n) return null;
+    const fromShared = Math.min(n, this.tokens.shared);
+    const fromOwn = Math.min(this.tokens[share], n - fromShared);
     this.tokens.shared -= fromShared;
-    this.tokens[share] -= 1 - fromShared;
-    if (this.allowance !== null) this.allowance -= 1;
-    return true;
+    this.tokens[share] -= fromOwn;
+    if (this.allowance !== null) this.allowance -= n;
+    const draw: Draw = { public: 0, gateway: 0, shared: fromShared };
+    draw[share] = fromOwn;
+    return draw;
+  }
+
+  /**
+   * Gives back tokens taken and not spent, each to the pool it came from and no pool beyond its cap: as if they had
+   * stayed there, minus any refill that could not fit meanwhile, so the bucket never holds more than it would have
+   * without the loan. While paused nothing comes back (the upstream's window starts afresh after it), and the
+   * upstream's allowance is not restored (it is learned again from the next answer).
+   */
+  refund(draw: Draw, now: number): void {
+    this.refill(now);
+    if (now < this.pausedUntil) return;
+    for (const pool of POOLS) this.fill(pool, draw[pool]);
+  }
+
+  /** The most tokens `share` can ever hold at once (its reserve and the shared pool): the largest reservation it can get. */
+  holdable(share: Share = 'public'): number {
+    return Math.floor(this.capOf('shared') + this.capOf(share) + EPSILON);
   }
 
   private allowanceLeft(now: number): number {

@@ -61,9 +61,11 @@ export interface CachedOptions<T> {
   /**
    * Loads the value from the upstream (given the entry it replaces, if any); throws `notFound()` when it does not exist.
    * `acceptRecent` is true for a key with no entry at all: such a miss may take an identical read the budget object
-   * answered a moment ago (before its KV write was visible); a refresh of a held entry always asks the upstream.
+   * answered a moment ago (before its KV write was visible), or one a load of it that had to stop left there; a refresh
+   * of a held entry always asks the upstream. `background` is true for the refresh of a stale entry nobody waits for
+   * (it is answered stale meanwhile): the budget serves loads someone waits for first.
    */
-  load: (previous: T | undefined, freshness: { acceptRecent: boolean }) => Promise<T>;
+  load: (previous: T | undefined, freshness: { acceptRecent: boolean; background: boolean }) => Promise<T>;
   timing?: ServerTiming;
 }
 
@@ -90,7 +92,7 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
     if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
       if (!refreshing.has(key)) {
         refreshing.add(key);
-        ctx.waitUntil(load(options, entry.value, false).catch(() => {
+        ctx.waitUntil(load(options, entry.value, false, true).catch(() => {
           // The next request tries again; the stale answer stays in place.
         }).finally(() => refreshing.delete(key)));
       }
@@ -102,8 +104,8 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
     const previous = entry?.found ? entry.value : undefined;
     const acceptRecent = entry === undefined;
     const fresh = await (timing
-      ? timing.measure('upstream', () => load(options, previous, acceptRecent))
-      : load(options, previous, acceptRecent));
+      ? timing.measure('upstream', () => load(options, previous, acceptRecent, false))
+      : load(options, previous, acceptRecent, false));
     return answer(fresh, 'MISS');
   } catch (error) {
     if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE');
@@ -135,10 +137,11 @@ function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
 /** Loads and stores one key, within the calling request (see the header: no promise is shared between requests). */
 async function load<T>(
   { env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
+  background: boolean,
 ): Promise<Envelope<T>> {
   let entry: Envelope<T>;
   try {
-    const value = await fetchValue(previous, { acceptRecent });
+    const value = await fetchValue(previous, { acceptRecent, background });
     const text = JSON.stringify(value);
     entry = { v: 1, storedAt: Date.now(), found: true, etag: await etagOf(text), value };
   } catch (error) {

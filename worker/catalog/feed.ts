@@ -3,7 +3,7 @@
  * a `q` query (ids OR-ed, tags AND-ed or OR-ed, the saved search), never one call per media. What is cached is the
  * projection of every ready media of the feed; the publish window is applied when answering, since time moves on.
  */
-import { callUpstream, type CallerContext } from '../budget/upstream.ts';
+import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
 import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
@@ -99,21 +99,47 @@ function term(field: string, value: string): string {
   return /^[A-Za-z0-9_.-]+$/.test(clean) ? `${field}:${clean}` : `${field}:"${clean}"`;
 }
 
-/** The playlist's own feed (no variant): its head and its media. */
+/**
+ * The upstream calls each load is reserved for (budget/upstream.ts `withReservation`): the head (the untyped playlist
+ * for its type unless known, then the typed one) and the media (a list call; a recommendations feed reads its seed
+ * first). An unknown type is reserved as three; a recommendations playlist's fourth call, or the two more after a
+ * known type turned out stale, go first in line once the reservation is spent.
+ */
+const headCalls = (knownType: PlaylistType | undefined) => (knownType ? 1 : 2);
+const mediaCalls = (type: PlaylistType | undefined) => (type === 'recommendations' ? 2 : 1);
+
+/** The playlist's own feed (no variant): its head and its media, on one reservation. */
 export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> {
-  return feedOf(options, await loadPlaylistHead(options));
+  const { env, who, site, playlistId, knownType } = options;
+  return withReservation(env, who, { key: `feed:${site}:${playlistId}`, calls: headCalls(knownType) + mediaCalls(knownType) },
+    async (reserved) => {
+      const within = { ...options, who: reserved };
+      return resolveFeed(within, await playlistHead(within));
+    });
 }
 
 /** The playlist with its type's subresource: one upstream call when its type is known, else two. */
 export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
+  const { env, who, site, playlistId, knownType } = options;
+  return withReservation(env, who, { key: `feed:${site}:${playlistId}:head`, calls: headCalls(knownType) },
+    (reserved) => playlistHead({ ...options, who: reserved }));
+}
+
+/** A feed resolved from a head already at hand (cached for variants): only the media calls. */
+export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
+  const { env, who, site, playlistId, variant } = options;
+  return withReservation(env, who, { key: `feed:${site}:${playlistId}:${variantKey(variant)}`, calls: mediaCalls(head.type) },
+    (reserved) => resolveFeed({ ...options, who: reserved }, head));
+}
+
+async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
   const typed = await typedPlaylist(options);
   const type = typed.playlist_type;
   const sub = (typed as unknown as Record<PlaylistType, PlaylistSubresources[PlaylistType] | undefined>)[type];
   return { playlist: playlistHeader(typed), type, sub: sub ?? null };
 }
 
-/** A feed resolved from a head already at hand (cached for variants): only the media calls. */
-export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
+async function resolveFeed(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
   const media = head.sub ? await resolveMedia(options, head.type, head.sub) : [];
   return {
     playlist: head.playlist,

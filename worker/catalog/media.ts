@@ -1,5 +1,8 @@
-/** One media for a player: the media, then (only if it is public) its renditions and text tracks. */
-import { callUpstream, type CallerContext } from '../budget/upstream.ts';
+/**
+ * One media for a player: the media, then (only if it is public) its renditions and text tracks. Three calls that
+ * only together make an answer, so they are reserved together before the first (budget/upstream.ts).
+ */
+import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
 import { mediaResponse } from '../projections.ts';
@@ -8,12 +11,21 @@ import type { Media, MediaRenditionList, TextTrackList } from '../upstream/v2-ty
 
 /** Enough for every rendition and track of one media in a single page. */
 const SUBLIST_PAGE_LENGTH = 100;
+/** The media, its renditions, its text tracks. */
+export const MEDIA_LOAD_CALLS = 3;
 
 export async function loadMedia(env: Env, who: CallerContext, site: string, id: string,
   allowlist: readonly string[]): Promise<MediaResponse> {
+  return withReservation(env, who, { key: `media:${site}:${id}`, calls: MEDIA_LOAD_CALLS },
+    (reserved) => resolveMedia(env, reserved, site, id, allowlist));
+}
+
+async function resolveMedia(env: Env, who: CallerContext, site: string, id: string,
+  allowlist: readonly string[]): Promise<MediaResponse> {
   const media = await callUpstream<Media>(env, who, { api: 'v2', op: 'getMedia', site, id });
-  // Not ready, or never published: answer (and cache) "not found" without spending two more calls. A media whose
-  // window merely starts later is cached whole, and the window is checked when answering.
+  // Not ready, or never published: answer (and cache) "not found" without spending two more calls (they go back to
+  // the budget with the rest of the reservation). A media whose window merely starts later is cached whole, and the
+  // window is checked when answering.
   const end = media.metadata.publish_end_date ? Date.parse(media.metadata.publish_end_date) : null;
   if (media.status !== 'ready' || !media.metadata.publish_start_date || (end !== null && end <= Date.now())) {
     throw notFound();
@@ -25,4 +37,3 @@ export async function loadMedia(env: Env, who: CallerContext, site: string, id: 
   ]);
   return mediaResponse(site, media, renditions.media_renditions, tracks.text_tracks, allowlist);
 }
-

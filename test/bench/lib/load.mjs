@@ -5,21 +5,24 @@ import autocannon from 'autocannon';
 /**
  * Runs one load. `paths` is either one path or a function returning the next path (called once per request, shared
  * by all connections, so 100 connections walk one key list instead of repeating each other in lockstep).
+ * `onResponse(path, status, headers)`, when given, hears every answer with the path it answers.
  */
 export async function load({ origin, path, nextPath, headers = {}, nextHeaders, connections, durationSeconds, amount,
-  capSeconds, timeoutSeconds = 15 }) {
+  capSeconds, timeoutSeconds = 15, onResponse }) {
   const request = {
     method: 'GET',
     path: path ?? '/',
     headers,
   };
-  if (nextPath || nextHeaders) {
-    request.setupRequest = (req) => ({
-      ...req,
-      path: nextPath ? nextPath() : req.path,
-      headers: nextHeaders ? { ...headers, ...nextHeaders() } : req.headers,
-    });
+  if (nextPath || nextHeaders || onResponse) {
+    request.setupRequest = (req, context) => {
+      const next = nextPath ? nextPath() : req.path;
+      // One request in flight per connection (no pipelining): the answer that comes back is to this path.
+      context.path = next;
+      return { ...req, path: next, headers: nextHeaders ? { ...headers, ...nextHeaders() } : req.headers };
+    };
   }
+  if (onResponse) request.onResponse = (status, _body, context, responseHeaders) => onResponse(context.path, status, responseHeaders);
   const options = {
     url: origin,
     connections,

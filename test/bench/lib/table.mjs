@@ -23,10 +23,15 @@ export function table(results) {
       `peak ${n(r.peak_upstream_calls_per_minute)}/min; client p50 ${n(r.latency_ms.p50)} ms, p99 ${n(r.latency_ms.p99)} ms; ${n(r.duration_s)} s` +
       (r.client_errors || r.client_timeouts ? `; ${n(r.client_errors)} client errors (${n(r.client_timeouts)} timeouts)` : '');
     const load = `${n(amp.load.requests)} req, ${amp.load.connections} clients, ${amp.load.distinct_keys} keys`;
-    row('2 Upstream amplification', `reelgate, cold cache (${load})`, fig(amp.reelgate_cold), `clients: ${statuses(amp.reelgate_cold.client_statuses)}`);
-    row('', `reelgate, warm cache (${amp.reelgate_warm.keys_cached_before} of ${amp.load.distinct_keys} keys cached)`, fig(amp.reelgate_warm),
-      `clients: ${statuses(amp.reelgate_warm.client_statuses)}`);
-    row('', 'naive pass-through proxy', fig(amp.naive_proxy), `clients: ${statuses(amp.naive_proxy.client_statuses)}`);
+    const cold = amp.reelgate_cold;
+    const spent = cold.goodput === undefined ? '' : `; ${n(cold.keys_served)} keys served, goodput **${cold.goodput}**, ` +
+      `${cold.keys_per_call} keys per call (floor ${cold.keys_per_call_floor})`;
+    row('2 Upstream amplification', `reelgate, cold cache (${load})`, fig(cold) + spent, `clients: ${statuses(cold.client_statuses)}`);
+    if (amp.reelgate_warm) {
+      row('', `reelgate, warm cache (${amp.reelgate_warm.keys_cached_before} of ${amp.load.distinct_keys} keys cached)`, fig(amp.reelgate_warm),
+        `clients: ${statuses(amp.reelgate_warm.client_statuses)}`);
+    }
+    if (amp.naive_proxy) row('', 'naive pass-through proxy', fig(amp.naive_proxy), `clients: ${statuses(amp.naive_proxy.client_statuses)}`);
   }
   const size = results.embed_size;
   if (size) {
@@ -64,7 +69,7 @@ export function table(results) {
       `**${play.throughput_ratio_vs_direct}×** direct (goal ${play.goal_ratio_vs_direct}×), **${play.throughput_ratio_vs_pass_through}×** pass-through`);
   }
   const m = results.machine;
-  row('7 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
+  if (m) row('7 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
     `esbuild ${m.esbuild} · lit ${m.lit}`);
   return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');

@@ -14,7 +14,9 @@ const FILL_CAP_MS = 150_000;
 
 /**
  * 200 distinct public URLs of the catalog's site without a geo policy: each playlist's feed at several page lengths
- * and pages (what different widgets and "load more" clicks ask for), and published media for the player.
+ * and pages (what different widgets and "load more" clicks ask for), and published media for the player. Each URL is
+ * answered from one cache entry (a playlist's feed, a media): `entries` names it and the upstream calls its load needs
+ * at the least (the floor), read from the catalog as the worker would resolve it.
  */
 async function distinctKeys(sandbox, secrets) {
   const catalog = await sandbox.catalog();
@@ -24,17 +26,46 @@ async function distinctKeys(sandbox, secrets) {
   const now = Date.now();
   const published = list.media.filter((m) => m.metadata.publish_start_date && Date.parse(m.metadata.publish_start_date) <= now &&
     (!m.metadata.publish_end_date || Date.parse(m.metadata.publish_end_date) > now)).map((m) => m.id);
-  const media = published.slice(0, MEDIA_KEYS).map((id) => `/api/sites/${site.id}/media/${id}`);
+  const entries = new Map();
+  for (const id of published.slice(0, MEDIA_KEYS)) {
+    // The media, then its renditions and its text tracks.
+    entries.set(`/api/sites/${site.id}/media/${id}`, { entry: `media:${id}`, floor: 3 });
+  }
+  const floors = new Map();
+  for (const id of playlists) floors.set(id, await feedFloor(sandbox, secrets, site.id, id));
+  const media = [...entries.keys()];
   const feeds = [];
   const lengths = [4, 5, 6, 8, 10, 12, 15, 20, 25, 50];
   for (let page = 1; feeds.length < DISTINCT_KEYS - media.length; page++) {
     for (const length of lengths) {
       for (const playlist of playlists) {
-        if (feeds.length < DISTINCT_KEYS - media.length) feeds.push(`/api/sites/${site.id}/playlists/${playlist}?page=${page}&page_length=${length}`);
+        if (feeds.length >= DISTINCT_KEYS - media.length) continue;
+        const path = `/api/sites/${site.id}/playlists/${playlist}?page=${page}&page_length=${length}`;
+        feeds.push(path);
+        entries.set(path, { entry: `feed:${playlist}`, floor: floors.get(playlist) });
       }
     }
   }
-  return { site: site.id, playlists: playlists.length, keys: [...feeds, ...media], feedKeys: feeds.length, mediaKeys: media.length };
+  return { site: site.id, playlists: playlists.length, keys: [...feeds, ...media], feedKeys: feeds.length, mediaKeys: media.length, entries };
+}
+
+/**
+ * The fewest upstream calls a cold load of a playlist's feed needs: the untyped playlist (its type), the typed one,
+ * then the media list its type asks for (a recommendations playlist first reads its seed media).
+ */
+async function feedFloor(sandbox, secrets, site, id) {
+  const head = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/`, secrets.API_SECRET);
+  const type = head.playlist_type;
+  const sub = (await sandbox.v2(`/v2/sites/${site}/playlists/${id}/${type}/`, secrets.API_SECRET))[type] ?? {};
+  const lists = {
+    manual: () => (sub.media_ids?.length ? 1 : 0),
+    trending: () => (sub.media_ids?.length ? 1 : 0),
+    dynamic: () => (sub.tags?.length ? 1 : 0),
+    search: () => 1,
+    article_matching: () => (sub.default_tags?.length ? 1 : 0),
+    recommendations: () => (sub.seed_media_id ? 2 : 0),
+  };
+  return 2 + (lists[type]?.() ?? 1);
 }
 
 function shuffled(keys, seed) {
@@ -49,10 +80,12 @@ function shuffled(keys, seed) {
 }
 
 /** 5,000 requests from 100 concurrent clients walking the 200 keys in a shuffled order. */
-async function scenario(sandbox, origin, keys, visitors) {
+async function scenario(sandbox, origin, keys, visitors, entries) {
   await sandbox.reset();
   const order = shuffled(keys, 7);
   let next = 0;
+  /** Per key: how often it was answered 200. */
+  const served = new Map();
   const result = await load({
     origin,
     connections: CONNECTIONS,
@@ -63,22 +96,56 @@ async function scenario(sandbox, origin, keys, visitors) {
     timeoutSeconds: 30,
     nextPath: () => order[next++ % order.length],
     nextHeaders: visitors,
+    onResponse: (path, status) => {
+      if (status === 200) served.set(path, (served.get(path) ?? 0) + 1);
+    },
   });
   const stats = await sandbox.stats();
+  const upstreamCalls = managementCalls(stats);
   return {
     client_requests: result.requests,
     duration_s: result.duration_s,
-    upstream_calls: managementCalls(stats),
+    upstream_calls: upstreamCalls,
     upstream_429s: stats.rate_limited,
     // Started feed loads show as playlist calls, finished ones as media-list calls: the gap is budget spent on loads
     // that ran out of budget half-way.
     upstream_calls_by_route: stats.routes,
     peak_upstream_calls_per_minute: stats.peak_calls_per_minute,
     client_statuses: result.statuses,
+    client_5xx: Object.entries(result.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0),
     client_errors: result.errors,
     client_timeouts: result.timeouts,
     latency_ms: result.latency_ms,
     cut_by_time_cap: result.cut_by_time_cap,
+    ...(entries ? spending(served, entries, upstreamCalls) : {}),
+  };
+}
+
+/**
+ * What the upstream calls bought. A key is served when some client got a 200 for it; its cache entry (a playlist's
+ * feed, a media) was then loaded whole, which takes at least its floor of calls. Calls whose result was served are
+ * those floors, once per entry served; goodput is their share of the calls made (the rest went to loads nobody
+ * received). Keys served per call compares with the floor: the same keys, each entry loaded once in the fewest calls.
+ */
+function spending(served, entries, upstreamCalls) {
+  const servedEntries = new Map();
+  for (const path of served.keys()) {
+    const { entry, floor } = entries.get(path);
+    servedEntries.set(entry, floor);
+  }
+  const servedCalls = [...servedEntries.values()].reduce((sum, n) => sum + n, 0);
+  const allFloors = new Map([...entries.values()].map(({ entry, floor }) => [entry, floor]));
+  const allCalls = [...allFloors.values()].reduce((sum, n) => sum + n, 0);
+  const ratio = (a, b) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : null);
+  return {
+    keys_served: served.size,
+    entries_served: servedEntries.size,
+    entries_total: allFloors.size,
+    calls_served: servedCalls,
+    goodput: ratio(Math.min(servedCalls, upstreamCalls), upstreamCalls),
+    keys_per_call: ratio(served.size, upstreamCalls),
+    keys_per_call_floor: ratio(served.size, servedCalls),
+    floor_calls_all_keys: allCalls,
   };
 }
 
@@ -105,7 +172,8 @@ async function fill(origin, keys, visitors, log) {
   return served.size;
 }
 
-export async function amplification(servers, log) {
+/** Section 2 through reelgate: the cold run, then (unless `coldOnly`) a warm-up and the warm run. */
+export async function amplification(servers, log, { coldOnly = false } = {}) {
   const sandbox = sandboxControls(servers.sandbox);
   await sandbox.reset();
   const chosen = await distinctKeys(sandbox, servers.secrets);
@@ -113,14 +181,17 @@ export async function amplification(servers, log) {
   log(`${REQUESTS} requests, ${CONNECTIONS} connections, ${chosen.keys.length} distinct keys (${chosen.feedKeys} feed pages of ` +
     `${chosen.playlists} playlists, ${chosen.mediaKeys} media)`);
 
-  const cold = await scenario(sandbox, servers.worker, chosen.keys, visitors);
-  log(`reelgate, cold: ${cold.upstream_calls} upstream calls, statuses ${JSON.stringify(cold.client_statuses)}`);
+  const cold = await scenario(sandbox, servers.worker, chosen.keys, visitors, chosen.entries);
+  log(`reelgate, cold: ${cold.upstream_calls} upstream calls, statuses ${JSON.stringify(cold.client_statuses)}, ` +
+    `${cold.keys_served} keys served, goodput ${cold.goodput}, ${cold.keys_per_call} keys per call (floor ${cold.keys_per_call_floor})`);
+  const load = { requests: REQUESTS, connections: CONNECTIONS, distinct_keys: chosen.keys.length, feed_keys: chosen.feedKeys,
+    media_keys: chosen.mediaKeys, site: chosen.site };
+  if (coldOnly) return { load, upstream_limit_per_minute: 60, reelgate_cold: cold, keys: chosen.keys };
   const warmedKeys = await fill(servers.worker, chosen.keys, visitors, log);
   const warm = await scenario(sandbox, servers.worker, chosen.keys, visitors);
   log(`reelgate, warm: ${warm.upstream_calls} upstream calls, statuses ${JSON.stringify(warm.client_statuses)}`);
   return {
-    load: { requests: REQUESTS, connections: CONNECTIONS, distinct_keys: chosen.keys.length, feed_keys: chosen.feedKeys,
-      media_keys: chosen.mediaKeys, site: chosen.site },
+    load,
     upstream_limit_per_minute: 60,
     reelgate_cold: cold,
     reelgate_warm: { ...warm, keys_cached_before: warmedKeys },
