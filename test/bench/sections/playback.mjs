@@ -14,6 +14,7 @@
 //   a Worker in front of the CDN most of its throughput and, lacking back-pressure, holds bytes in memory: its
 //   processes are reported apart from the user worker's workerd. BENCH_PLAYBACK_DEV=0 skips this part.
 import { readdirSync, readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { startDirectPlayback } from '../lib/direct.mjs';
 
 const EUROPE_SITE = '93QufRA9';
@@ -94,19 +95,27 @@ function sampleProcesses(groups) {
   };
 }
 
+/**
+ * One GET on a connection of its own (as a player's request would be; a kept-alive socket the server has just closed
+ * would otherwise fail the next request). Resolves once the headers are in, with the body as a Node stream.
+ */
+function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers, agent: false }, resolve);
+    request.on('error', reject);
+  });
+}
+
 /** Downloads a URL to nowhere; returns bytes, seconds and time to first byte. */
 async function download(url, headers) {
   const started = performance.now();
-  const response = await fetch(url, { headers });
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  const reader = response.body.getReader();
+  const response = await get(url, headers);
+  if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
   let bytes = 0;
   let first = null;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const chunk of response) {
     if (first === null) first = performance.now();
-    bytes += value.length;
+    bytes += chunk.length;
   }
   const seconds = (performance.now() - started) / 1000;
   if (bytes !== FILE_MIB * MIB) throw new Error(`${url}: the download ended after ${bytes} bytes`);
@@ -116,13 +125,18 @@ async function download(url, headers) {
 /** Time to the first byte of a one-byte range, the way a player starts. */
 async function firstByte(url, headers) {
   const started = performance.now();
-  const response = await fetch(url, { headers: { ...headers, range: 'bytes=0-0' } });
-  const reader = response.body.getReader();
-  await reader.read();
+  const response = await get(url, { ...headers, range: 'bytes=0-0' });
+  for await (const chunk of response) if (chunk.length) break;
   const ms = performance.now() - started;
-  await reader.cancel();
-  if (response.status !== 206) throw new Error(`${url} answered ${response.status} to a range`);
+  response.destroy();
+  if (response.statusCode !== 206) throw new Error(`${url} answered ${response.statusCode} to a range`);
   return ms;
+}
+
+/** Reads a range to nowhere (the warm-up). */
+async function drain(url, headers) {
+  const response = await get(url, headers);
+  for await (const chunk of response) void chunk;
 }
 
 const median = (values) => {
@@ -175,7 +189,7 @@ async function measure({ source, bare, through, rounds, processes }) {
   const headers = { [DEV_IP]: BERLIN };
   // Warm-up: the first 32 MiB each way, so no measured run pays for the CDN's generator or a Worker being compiled.
   for (const [url, h] of [[source, {}], [bare, {}], [through, headers]]) {
-    await (await fetch(url, { headers: { ...h, range: `bytes=0-${Math.min(32, FILE_MIB) * MIB - 1}` } })).arrayBuffer();
+    await drain(url, { ...h, range: `bytes=0-${Math.min(32, FILE_MIB) * MIB - 1}` });
   }
   const runs = { direct: [], passThrough: [], worker: [] };
   let memory = null;
