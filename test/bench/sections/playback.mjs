@@ -168,6 +168,7 @@ async function playbackUrl(sandbox, worker, secrets) {
 /** HEAD and a range on the playback URL pass on what the CDN says (the bench fails otherwise). */
 async function checkHeaders(source, through) {
   const [cdn, worker] = await Promise.all([fetch(source, { method: 'HEAD' }), fetch(through, { method: 'HEAD', headers: { [DEV_IP]: BERLIN } })]);
+  if (worker.status !== 200) throw new Error(`HEAD of the playback URL answered ${worker.status}: ${await worker.text()}`);
   for (const name of PASSED_ON) {
     if (worker.headers.get(name) === null || worker.headers.get(name) !== cdn.headers.get(name)) {
       throw new Error(`HEAD of the playback URL: ${name} is ${worker.headers.get(name)}, the CDN says ${cdn.headers.get(name)}`);
