@@ -5,6 +5,7 @@
 import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { playbackGate } from './test/components/support/playback-gate.mjs';
 import { summaryReporter } from './test/components/support/summary-reporter.mjs';
 import { CHROMIUM_ARGS, findBrowser } from './test/support/find-browser.mjs';
 
@@ -39,7 +40,8 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
-  middleware: [apiProxy()],
+  // The gate first: the renewal test drops a playback URL's connection part-way (test/components/support/playback-gate.mjs).
+  middleware: [playbackGate(worker), apiProxy()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'test/components/support/esbuild-tsconfig.json' })],
   browsers: [
     chromeLauncher({

@@ -165,8 +165,9 @@ async function main() {
         results.geo_decisions = await geoDecisions(servers, log);
       }
       if (runs('playback')) {
-        log('section 6: geo-bound playback (a large file direct, through a bare pass-through Worker, through reelgate)');
-        results.playback = await playback({ ...servers, passThrough: passThrough.origin, workerProcess: worker.child }, log);
+        log('section 6: geo-bound playback (a large file direct, through a bare pass-through Worker, through reelgate; on direct workerd sockets, then under wrangler dev)');
+        results.playback = await playback({ secrets, dev: { sandbox: upstream, worker: worker.origin, passThrough: passThrough.origin,
+          workerProcess: worker.child, workerPort: PORTS.worker.port } }, log);
       }
     }
   } finally {

@@ -246,6 +246,29 @@ describe('bypass 3: the bytes are not gated at all', () => {
       { 'cf-connecting-ip': IP.berlin }), 400, 'invalid_request');
   });
 
+  it('x-reelgate-dev-token-seconds makes one answer\'s URLs expire that many seconds from now, with DEV_MODE on only', async () => {
+    const media = await gatedMedia();
+    const path = `/api/sites/${EUROPE_SITE}/media/${media.id}`;
+    const short = await json<MediaResponse>(await api(path, { ip: IP.berlin, headers: { 'x-reelgate-dev-token-seconds': '30' } }));
+    const now = Math.floor(Date.now() / 1000);
+    const at = (seconds: number) => ({ headers: { 'x-reelgate-dev-now': String(now + seconds) } });
+    const before = await play(mp4Of(short), IP.berlin, at(25));
+    expect(before.status).toBe(200);
+    await before.body?.cancel();
+    await expectError(await play(mp4Of(short), IP.berlin, at(31)), 403, 'playback_expired');
+    // Other answers keep the configured lifetime.
+    const usual = await play(mp4Of(await gatedMedia()), IP.berlin, at(31));
+    expect(usual.status).toBe(200);
+    await usual.body?.cancel();
+    // With DEV_MODE off the header means nothing.
+    const off = await withEnv({ DEV_MODE: 'false' }, path, IP.berlin,
+      { 'cf-connecting-ip': IP.berlin, 'x-reelgate-dev-token-seconds': '30' });
+    const offMedia = await json<MediaResponse>(off);
+    const still = await play(mp4Of(offMedia), IP.berlin, at(31));
+    expect(still.status).toBe(200);
+    await still.body?.cancel();
+  });
+
   it('a URL tampered by one character is refused: 403 playback_invalid', async () => {
     const media = await gatedMedia();
     const url = mp4Of(media);

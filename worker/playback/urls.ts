@@ -6,6 +6,7 @@
 import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../public-api.ts';
+import { devMode } from '../visitor.ts';
 import { playbackKeys } from './keys.ts';
 import { networkDigest } from './network.ts';
 import { rememberFeedPosters, rememberMedia } from './records.ts';
@@ -45,10 +46,25 @@ export function expiryFor(nowMs: number, minutes: number): number {
   return Math.ceil((nowMs / 1000 + minutes * 60) / 60) * 60;
 }
 
+/**
+ * Development only (DEV_MODE): the playback URLs of this one answer expire this many seconds (1-3600) from now, to
+ * the second, instead of after `playback.token_minutes`. It is how a browser suite gets URLs that really expire
+ * while a video plays (a media element sends no headers, so `x-reelgate-dev-now` cannot reach its requests). It
+ * only ever shortens what is signed, and other answers' URLs are untouched. Ignored with DEV_MODE off.
+ */
+export const DEV_TOKEN_SECONDS_HEADER = 'x-reelgate-dev-token-seconds';
+
+function expiryOf(request: Request, env: Env, minutes: number): number {
+  const stated = devMode(env) ? request.headers.get(DEV_TOKEN_SECONDS_HEADER) : null;
+  const seconds = stated && /^\d{1,4}$/.test(stated) ? Number(stated) : 0;
+  if (seconds >= 1 && seconds <= 3600) return Math.floor(Date.now() / 1000) + seconds;
+  return expiryFor(Date.now(), minutes);
+}
+
 export async function withPlaybackUrls(request: Request, env: Env, site: string, media: MediaResponse): Promise<MediaResponse> {
   const { playback } = getConfig(env);
   const [key] = await playbackKeys(env);
-  const expires = expiryFor(Date.now(), playback.tokenMinutes);
+  const expires = expiryOf(request, env, playback.tokenMinutes);
   const network = playback.bindNetwork ? await networkDigest(request, env) : null;
   const url = async (upstream: string, resource: PlaybackResource, folder: boolean): Promise<string> => {
     const grant: PlaybackGrant = { site, media: media.id, resource, scope: folder ? 'folder' : 'file',

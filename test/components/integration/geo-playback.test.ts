@@ -45,6 +45,12 @@ async function gatedMedia(): Promise<MediaResponse> {
 }
 
 const withDevIp = (path: string, ip: string) => `${path}?dev_ip=${ip}`;
+
+/** The test server's gate (test/components/support/playback-gate.mjs): arm it (`''`), or `'/drop'` its connection. */
+async function gate(control: '' | '/drop', body: unknown = {}): Promise<void> {
+  const response = await fetch(`/__reelgate-test/gate${control}`, { method: 'POST', body: JSON.stringify(body) });
+  expect(response.ok, `gate${control}`).to.equal(true);
+}
 const uris = (playlist: string) => playlist.split('\n').filter((line) => line && !line.startsWith('#'));
 
 /** Plays a media element muted until it has advanced, or fails with its error code. */
@@ -171,13 +177,26 @@ describe('geo-bound playback against the real worker', () => {
     expect(response.status).to.equal(451);
   });
 
-  it('<reel-player> renews expired playback URLs mid-playback and resumes at the same position', async () => {
+  it('<reel-player> renews a playback URL that expires mid-playback and resumes at the same position', async () => {
+    // The first media answer's URLs live LIFETIME seconds (x-reelgate-dev-token-seconds, DEV_MODE only). The MP4's
+    // first request is held part-way by the test server's gate (test/components/support/playback-gate.mjs) until the
+    // URL has expired, then dropped as a failing network would: the element asks the worker for the rest with a range
+    // and gets the worker's real 403 playback_expired. HLS is left out of the answers: this is about one long
+    // progressive file (a native HLS player would fetch segment by segment).
+    const LIFETIME = 6;
     window.reelgate = { devIp: BERLIN };
-    const calls: string[] = [];
     const original = window.fetch;
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      calls.push(input instanceof Request ? input.url : String(input));
-      return original(input, init);
+    let mediaCalls = 0;
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.includes(`/media/${media.id}`)) return original(input, init);
+      const headers = new Headers(init?.headers);
+      if (++mediaCalls === 1) headers.set('x-reelgate-dev-token-seconds', String(LIFETIME));
+      const response = await original(input, { ...init, headers });
+      const body = (await response.json()) as MediaResponse;
+      const mp4Only: MediaResponse = { ...body, sources: body.sources.filter((s) => s.type === 'video/mp4') };
+      if (mediaCalls === 1) await gate('', { paths: mp4Only.sources.map((s) => s.url), fraction: 0.6 });
+      return new Response(JSON.stringify(mp4Only), { status: response.status, headers: response.headers });
     };
     try {
       const wrapper = await fixture<HTMLDivElement>(html`
@@ -185,21 +204,41 @@ describe('geo-bound playback against the real worker', () => {
       const player = wrapper.querySelector('reel-player')!;
       await untilState(player, 'complete');
       const video = $(player, 'video') as HTMLVideoElement;
-      await playsFor(video, 1);
-      const position = video.currentTime;
-      const mediaCalls = () => calls.filter((url) => url.includes(`/media/${media.id}`)).length;
-      expect(mediaCalls()).to.equal(1);
+      const first = new URL(video.getAttribute('src')!).pathname;
+      let errorCode: number | null = null;
+      video.addEventListener('error', () => { errorCode = video.error?.code ?? -1; }, { once: true });
       let reloaded = false;
       video.addEventListener('emptied', () => { reloaded = true; }, { once: true });
-      // What Chromium reports when a range request of an expired URL is refused (403 playback_expired).
-      video.dispatchEvent(new Event('error'));
-      await waitUntil(() => mediaCalls() === 2, 'the media was never asked for again', { timeout: 5000 });
+
+      // Playing from the part that arrived, while the URL is still good.
+      video.muted = true;
+      await video.play().catch(() => {});
+      await waitUntil(() => video.currentTime > 0.5, 'the video never advanced', { timeout: 15000 });
+      // The URL expires for real: the worker's own answer says so.
+      await waitUntil(async () => (await get(first, BERLIN, { method: 'HEAD' })).status === 403,
+        'the playback URL never expired', { timeout: (LIFETIME + 10) * 1000, interval: 250 });
+      const position = video.currentTime;
+      expect(mediaCalls).to.equal(1);
+      await gate('/drop');
+
+      await waitUntil(() => mediaCalls === 2, 'the media was never asked for again', { timeout: 15000 });
       await waitUntil(() => reloaded && video.readyState >= HTMLMediaElement.HAVE_METADATA && !video.paused &&
         video.currentTime >= position, 'playback did not resume where it was', { timeout: 15000 });
+      // The element's own request for the rest of the file was refused by the worker, and that is what it reported.
+      const log = (await (await fetch('/__reelgate-test/gate/log')).json()) as
+        Array<{ method: string; range: string | null; status: number; code: string | null }>;
+      const refused = log.filter((r) => r.method === 'GET' && r.status === 403);
+      expect(refused.length, JSON.stringify(log)).to.be.greaterThan(0);
+      expect(refused.every((r) => r.code === 'playback_expired' && /^bytes=[1-9]\d*-/.test(r.range ?? '')), JSON.stringify(log))
+        .to.equal(true);
+      expect(errorCode).to.equal(MediaError.MEDIA_ERR_NETWORK);
       expect($(player, '[part="playback-error"]')).to.equal(null);
-      expect(new URL(video.currentSrc).pathname).to.match(PLAYBACK);
+      const renewed = new URL(video.currentSrc).pathname;
+      expect(renewed).to.match(PLAYBACK);
+      expect(renewed).not.to.equal(first);
     } finally {
       window.fetch = original;
+      await gate('/drop');
     }
   });
 });
