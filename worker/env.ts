@@ -36,4 +36,9 @@ export interface Env {
   GATEWAY_DB?: D1Database;
   /** Secret: guards `/admin/*`; the admin API is off without it. */
   ADMIN_TOKEN?: string;
+  /**
+   * Secret: derives each access key's v1 secret for signed `/v1` calls (worker/gateway/v1/v1-signature.ts). Unset: v1
+   * signatures are refused and `/v1` takes Bearer keys only. Changing it retires every v1 secret.
+   */
+  V1_SIGNING_SECRET?: string;
 }

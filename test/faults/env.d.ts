@@ -15,5 +15,6 @@ declare namespace Cloudflare {
     GATEWAY_DB?: D1Database;
     GATEWAY_MIGRATIONS: import('cloudflare:test').D1Migration[];
     ADMIN_TOKEN: string;
+    V1_SIGNING_SECRET: string;
   }
 }

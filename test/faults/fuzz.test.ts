@@ -349,11 +349,11 @@ async function reportFailures(fuzzSeed: number, replay: string, failures: Failur
 /** What an answer must never be; returns the broken rules. `pathname` is the path the worker received. */
 function check(request: FuzzRequest, pathname: string, status: number, headers: Headers, text: string): string[] {
   const problems: string[] = [];
-  // Under a v1 call the same statuses come as the v1 object (code UpstreamUnavailable), plus the layer's 501
-  // NotSupported for a v1 route it does not translate (README, "The v1 compatibility layer").
+  // Under a v1 call the same statuses come as the v1 object (v1's code CallUnavailable), plus the layer's 501
+  // NotImplemented for a v1 route it does not translate (README, "The v1 compatibility layer").
   const v1Code = isV1Call(pathname) && isV1Error(text) ? (JSON.parse(text) as { code: string }).code : null;
-  const documented = (DOCUMENTED_5XX.has(status) && (errorCode(text) === 'upstream_unavailable' || v1Code === 'UpstreamUnavailable')) ||
-    (status === 501 && v1Code === 'NotSupported');
+  const documented = (DOCUMENTED_5XX.has(status) && (errorCode(text) === 'upstream_unavailable' || v1Code === 'CallUnavailable')) ||
+    (status === 501 && v1Code === 'NotImplemented');
   if (status >= 500 && !documented) {
     problems.push(`undocumented ${status}`);
   }

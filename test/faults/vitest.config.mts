@@ -87,6 +87,7 @@ function project(name: string, include: string[], options: { devMode: boolean; c
             DEV_MODE: options.devMode ? 'true' : 'false',
             REELGATE_CONFIG: options.config,
             ADMIN_TOKEN: 'faults-admin-token-not-for-production',
+            V1_SIGNING_SECRET: 'faults-v1-signing-secret-not-for-production',
             GATEWAY_MIGRATIONS: gatewayMigrations,
             ...FUZZ,
           },

@@ -108,6 +108,30 @@ describe('without the schema', () => {
       await env.GATEWAY_DB.exec('DELETE FROM d1_migrations');
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS idempotent_outcomes');
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS audit_log');
+      await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS v1_nonces');
+      await resetGateway();
+    }
+  });
+});
+
+describe('with the first migration only', () => {
+  it('a worker newer than its schema says the migrations are missing, for keys and for signed v1 calls', async () => {
+    await env.GATEWAY_DB.exec('DROP TABLE v1_nonces');
+    await env.GATEWAY_DB.exec('ALTER TABLE access_keys DROP COLUMN v1_secret_salt');
+    try {
+      await expectError(await gateway('/admin/keys', {
+        method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x', scopes: ['read'], sites: ['*'] }),
+      }), 503, 'gateway_unavailable');
+      const signed = await gateway(`/v1/players/list?api_key=key_abc&api_timestamp=${Math.floor(Date.now() / 1000)}` +
+        `&api_nonce=12345678&api_signature=${'0'.repeat(40)}&site_id=${SITE}`);
+      expect(signed.status).toBe(503);
+      expect(await signed.json()).toMatchObject({ status: 'error', code: 'GatewayUnavailable' });
+    } finally {
+      await env.GATEWAY_DB.exec('DELETE FROM d1_migrations');
+      for (const table of ['access_keys', 'idempotent_outcomes', 'audit_log', 'v1_nonces']) {
+        await env.GATEWAY_DB.exec(`DROP TABLE IF EXISTS ${table}`);
+      }
       await resetGateway();
     }
   });

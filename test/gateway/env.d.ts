@@ -3,6 +3,7 @@ declare namespace Cloudflare {
   interface Env {
     GATEWAY_DB: D1Database;
     ADMIN_TOKEN: string;
+    V1_SIGNING_SECRET: string;
     GATEWAY_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }

@@ -11,7 +11,7 @@ export const ADMIN = { authorization: `Bearer ${env.ADMIN_TOKEN}` };
 /** A clean gateway: schema applied, tables empty, the sandbox re-seeded, cache and budget reset. */
 export async function resetGateway(): Promise<void> {
   await applyD1Migrations(env.GATEWAY_DB, env.GATEWAY_MIGRATIONS);
-  await env.GATEWAY_DB.batch(['access_keys', 'idempotent_outcomes', 'audit_log']
+  await env.GATEWAY_DB.batch(['access_keys', 'idempotent_outcomes', 'audit_log', 'v1_nonces']
     .map((table) => env.GATEWAY_DB.prepare(`DELETE FROM ${table}`)));
   // A sandbox limit far above the budget: these suites count calls, they do not probe the platform's own limit.
   await resetWorld(10_000);
@@ -25,6 +25,8 @@ export interface CreatedKey {
   id: string;
   token: string;
   auth: { authorization: string };
+  /** The key's v1 secret for signed /v1 calls (shown at creation when V1_SIGNING_SECRET is set, as in the tests). */
+  v1Secret: string;
 }
 
 export async function createKey(scopes: string[], sites: string[] = ['*'], name = 'test key'): Promise<CreatedKey> {
@@ -35,8 +37,8 @@ export async function createKey(scopes: string[], sites: string[] = ['*'], name 
   });
   const text = await response.text();
   expect(response.status, text).toBe(201);
-  const body = JSON.parse(text) as { id: string; key: string };
-  return { id: body.id, token: body.key, auth: { authorization: `Bearer ${body.key}` } };
+  const body = JSON.parse(text) as { id: string; key: string; v1_secret: string };
+  return { id: body.id, token: body.key, auth: { authorization: `Bearer ${body.key}` }, v1Secret: body.v1_secret };
 }
 
 /** A JSON write through the gateway. */

@@ -9,6 +9,8 @@ import {
 beforeEach(() => resetGateway());
 
 const V2 = `/v2/sites/${SITE}`;
+/** Every v1 answer that succeeds carries v1's rate_limit object (the key's share of the budget). */
+const RATE_LIMIT = { reset: expect.any(Number), limit: expect.any(Number), remaining: expect.any(Number) };
 
 async function v1(path: string, key: CreatedKey, init: RequestInit = {}): Promise<{ status: number; body: any; response: Response }> {
   const response = await gateway(path, { ...init, headers: { ...key.auth, ...(init.headers as Record<string, string> ?? {}) } });
@@ -49,7 +51,8 @@ describe('v1 read routes', () => {
     const v2 = (await direct<{ media: Media[]; total: number }>(`${V2}/media/?page=3&page_length=5`)).body;
     expect(body).toMatchObject({ status: 'ok', limit: 5, offset: 10, total: v2.total });
     expect(body.videos.map((v: { key: string }) => v.key)).toEqual(v2.media.map((m) => m.id));
-    expectV1Error(await v1(`/v1/videos/list?result_limit=5&result_offset=7`, key), 400, 'ParamInvalid');
+    expectV1Error(await v1(`/v1/videos/list?result_limit=0`, key), 400, 'ParamInvalid');
+    expectV1Error(await v1(`/v1/videos/list?result_offset=-1`, key), 400, 'ParamInvalid');
   });
 
   it('channels, players, conversions, tracks and thumbnails', async () => {
@@ -91,10 +94,13 @@ describe('v1 read routes', () => {
     expectV1Error(await v1('/v1/videos/show', key), 400, 'ParamMissing');
     expectV1Error(await v1('/v1/videos/show?video_key=../x', key), 400, 'ParamInvalid');
     expectV1Error(await v1('/v1/videos/list?colour=red', key), 400, 'ParamInvalid');
-    expectV1Error(await v1(`/v1/videos/list?site_id=${EUROPE_SITE}`, key), 403, 'Forbidden');
+    expectV1Error(await v1(`/v1/videos/list?site_id=${EUROPE_SITE}`, key), 403, 'PermissionDenied');
     const anonymous = await gateway('/v1/videos/list');
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toMatchObject({ status: 'error', code: 'Unauthorized' });
+    expect(await anonymous.json()).toMatchObject({ status: 'error', code: 'ApiKeyMissing' });
+    const unknown = await gateway('/v1/videos/list', { headers: { authorization: `Bearer rg_${'x'.repeat(43)}` } });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toMatchObject({ status: 'error', code: 'ApiKeyInvalid' });
     const everywhere = await createKey(['read'], ['*']);
     expectV1Error(await v1('/v1/videos/list', everywhere), 400, 'ParamMissing');
   });
@@ -113,7 +119,7 @@ describe('v1 actions', () => {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'tag=news',
     });
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'ok', tag: { name: 'news', videos_affected: tagged } });
+    expect(body).toEqual({ status: 'ok', tag: { name: 'news', videos_affected: tagged }, rate_limit: RATE_LIMIT });
     expect((await direct<{ total: number }>(`${V2}/media/?q=tags:news`)).body.total).toBe(0);
     expect(callsTo(await stats(), 'PUT', 'remove_tag/')).toBe(1);
   });
@@ -122,7 +128,7 @@ describe('v1 actions', () => {
     const tagged = (await direct<{ total: number }>(`${V2}/media/?q=tags:sport`)).body.total;
     const { status, body } = await v1('/v1/accounts/tags/update?tag=sport&tag_new=sports', key);
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'ok', tag: { name: 'sports', previous_name: 'sport', videos_affected: tagged } });
+    expect(body).toEqual({ status: 'ok', tag: { name: 'sports', previous_name: 'sport', videos_affected: tagged }, rate_limit: RATE_LIMIT });
     expect((await direct<{ total: number }>(`${V2}/media/?q=tags:sport`)).body.total).toBe(0);
     expectV1Error(await v1('/v1/accounts/tags/update?tag=sport', key), 400, 'ParamMissing');
   });
@@ -134,13 +140,13 @@ describe('v1 actions', () => {
     expect(body).toEqual({ status: 'ok', usage: {
       account_key: SITE, start_date: '2026-01-01', end_date: '2026-01-31',
       plays: expect.any(Number), traffic: expect.any(Number), storage: expect.any(Number), api_calls: expect.any(Number),
-    } });
+    }, rate_limit: RATE_LIMIT });
     expect(callsTo(await stats(), 'PUT', 'query_usage/')).toBe(1);
   });
 
   it('a read-only key cannot use the tag actions', async () => {
     const reader = await createKey(['read'], [SITE]);
-    expectV1Error(await v1('/v1/accounts/tags/delete?tag=news', reader), 403, 'Forbidden');
+    expectV1Error(await v1('/v1/accounts/tags/delete?tag=news', reader), 403, 'PermissionDenied');
     expect((await stats()).total).toBe(0);
   });
 });
@@ -159,9 +165,9 @@ describe('routes the layer does not serve', () => {
     }
   });
 
-  it('v1 writes with a v2 equivalent answer 501 naming the v2 route', async () => {
+  it('v1 writes with a v2 equivalent answer 501 NotImplemented naming the v2 route', async () => {
     const result = await v1('/v1/videos/update?video_key=abc', key);
-    expectV1Error(result, 501, 'NotSupported');
+    expectV1Error(result, 501, 'NotImplemented');
     expect(result.body.message).toContain('PATCH /v2/sites/<site_id>/media/<media_id>/');
     expectV1Error(await v1('/v1/nothing/here', key), 404, 'NotFound');
     expect((await stats()).total).toBe(0);
@@ -179,7 +185,7 @@ describe('routes the layer does not serve', () => {
 
   it('v1 calls are GET or POST', async () => {
     const result = await v1('/v1/videos/list', key, { method: 'DELETE' });
-    expectV1Error(result, 405, 'MethodNotAllowed');
+    expectV1Error(result, 405, 'NotSupported');
     expect(result.response.headers.get('allow')).toBe('GET, POST');
   });
 });

@@ -1,12 +1,13 @@
 /**
- * `/admin/keys` and `/admin/audit`: create, list and revoke access keys, and page through the audit trail. Every call
- * needs the admin token (admin-auth.ts). A key's token appears in exactly one response: the one that created it.
+ * `/admin/keys` and `/admin/audit`: create, list and revoke access keys, issue a key's v1 secret, and page through the
+ * audit trail. Every call needs the admin token (admin-auth.ts). A key's token appears in exactly one response: the one
+ * that created it; a v1 secret in the one that issued it.
  */
 import type { Env } from '../env.ts';
 import { parseNewKey } from './access-keys.ts';
 import { requireAdmin } from './admin-auth.ts';
 import { AuditLog, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './audit.ts';
-import { gatewayNotFound, invalid, jsonResponse, methodNotAllowed } from './errors.ts';
+import { GatewayError, gatewayNotFound, invalid, jsonResponse, methodNotAllowed } from './errors.ts';
 import { gatewayDb } from './forward.ts';
 import { KeyStore } from './key-store.ts';
 import { readBoundedText } from './request-checks.ts';
@@ -44,9 +45,9 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     if (request.method === 'POST') {
       const input = parseNewKey(await readJson(request));
       if (!input.ok) throw invalid(input.description);
-      const { key, token } = await keys.create(input.value);
-      // The only time the token is shown.
-      return jsonResponse({ ...key, key: token }, 201);
+      const { key, token, v1Secret } = await keys.create(input.value, env.V1_SIGNING_SECRET);
+      // The only time the token (and the v1 secret) is shown.
+      return jsonResponse({ ...key, key: token, ...(v1Secret ? { v1_secret: v1Secret } : {}) }, 201);
     }
     throw methodNotAllowed(['GET', 'POST']);
   }
@@ -59,6 +60,21 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     const revoked = await keys.revoke(id);
     if (!revoked) throw gatewayNotFound('No such key.');
     return jsonResponse(revoked);
+  }
+
+  if (segments[0] === 'keys' && segments.length === 3 && segments[2] === 'v1_secret') {
+    onlyParams(url, []);
+    if (request.method !== 'POST') throw methodNotAllowed(['POST']);
+    if (!env.V1_SIGNING_SECRET) {
+      throw new GatewayError(409, 'v1_signing_disabled',
+        'v1 signatures are off: set the V1_SIGNING_SECRET secret (wrangler secret put V1_SIGNING_SECRET) to issue v1 secrets.');
+    }
+    const id = segments[1]!;
+    if (!KEY_ID.test(id)) throw gatewayNotFound('No such key.');
+    const issued = await keys.issueV1Secret(id, env.V1_SIGNING_SECRET);
+    if (!issued) throw gatewayNotFound('No such live key.');
+    // A new secret replaces the previous one; this is the only time it is shown.
+    return jsonResponse({ ...issued.key, v1_secret: issued.v1Secret }, 201);
   }
 
   if (segments[0] === 'audit' && segments.length === 1) {

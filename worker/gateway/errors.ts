@@ -33,9 +33,12 @@ export function jsonResponse(data: unknown, status = 200, headers: Record<string
   });
 }
 
-/** D1 without the gateway's tables (migrations not applied) is an operator's mistake: say what to do. */
+/**
+ * D1 without the gateway's tables or columns (migrations not applied, or not the latest) is an operator's mistake: say
+ * what to do.
+ */
 export function schemaMissing(error: unknown): GatewayError | null {
-  if (!(error instanceof Error) || !/no such table/i.test(error.message)) return null;
+  if (!(error instanceof Error) || !/no such table|no such column|has no column named/i.test(error.message)) return null;
   return new GatewayError(503, 'gateway_unavailable',
     'The gateway database has no schema yet: run `wrangler d1 migrations apply reelgate-gateway` (--local or --remote).');
 }

@@ -3,6 +3,7 @@
  * there is no cache to outlive it.
  */
 import { generateToken, looksLikeToken, sha256Hex, type AccessKey, type NewKeyInput, type Scope } from './access-keys.ts';
+import { deriveV1Secret, newV1Salt } from './v1/v1-signature.ts';
 
 interface KeyRow {
   id: string;
@@ -29,15 +30,45 @@ const COLUMNS = 'id, name, scopes, sites, created_at, revoked_at';
 export class KeyStore {
   constructor(private readonly db: D1Database) {}
 
-  /** Creates a key; the token is returned here and never again. */
-  async create(input: NewKeyInput): Promise<{ key: AccessKey; token: string }> {
+  /**
+   * Creates a key; the token is returned here and never again. With a v1 signing secret (V1_SIGNING_SECRET) the key also
+   * gets a v1 secret for signed `/v1` calls, likewise shown only now.
+   */
+  async create(input: NewKeyInput, v1SigningSecret?: string): Promise<{ key: AccessKey; token: string; v1Secret?: string }> {
     const { token, id } = generateToken();
     const key: AccessKey = { id, ...input, created_at: new Date().toISOString(), revoked_at: null };
+    const salt = v1SigningSecret ? newV1Salt() : null;
     await this.db
-      .prepare('INSERT INTO access_keys (id, name, token_sha256, scopes, sites, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .bind(id, key.name, await sha256Hex(token), JSON.stringify(key.scopes), JSON.stringify(key.sites), key.created_at)
+      .prepare('INSERT INTO access_keys (id, name, token_sha256, scopes, sites, created_at, v1_secret_salt) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .bind(id, key.name, await sha256Hex(token), JSON.stringify(key.scopes), JSON.stringify(key.sites), key.created_at, salt)
       .run();
-    return { key, token };
+    if (!v1SigningSecret || !salt) return { key, token };
+    return { key, token, v1Secret: await deriveV1Secret(v1SigningSecret, id, salt) };
+  }
+
+  /** The live key with this id and the salt of its v1 secret (null when it has none), or null (unknown or revoked). */
+  async forSignature(id: string): Promise<{ key: AccessKey; salt: string | null } | null> {
+    const row = await this.db
+      .prepare(`SELECT ${COLUMNS}, v1_secret_salt FROM access_keys WHERE id = ? AND revoked_at IS NULL`)
+      .bind(id)
+      .first<KeyRow & { v1_secret_salt: string | null }>();
+    return row ? { key: fromRow(row), salt: row.v1_secret_salt } : null;
+  }
+
+  /**
+   * Gives a live key a new v1 secret (a new salt: the previous v1 secret stops working at once) and returns it; null
+   * when there is no such live key. Shown once, like the token.
+   */
+  async issueV1Secret(id: string, v1SigningSecret: string): Promise<{ key: AccessKey; v1Secret: string } | null> {
+    const salt = newV1Salt();
+    const result = await this.db
+      .prepare('UPDATE access_keys SET v1_secret_salt = ? WHERE id = ? AND revoked_at IS NULL')
+      .bind(salt, id)
+      .run();
+    if (result.meta.changes !== 1) return null;
+    const row = await this.db.prepare(`SELECT ${COLUMNS} FROM access_keys WHERE id = ?`).bind(id).first<KeyRow>();
+    if (!row) return null;
+    return { key: fromRow(row), v1Secret: await deriveV1Secret(v1SigningSecret, id, salt) };
   }
 
   /** The live key a token belongs to, or null (unknown, malformed or revoked). */

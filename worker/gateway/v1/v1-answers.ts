@@ -89,6 +89,23 @@ export const V1_ANSWERS: Readonly<Record<string, (body: unknown, extra?: unknown
   },
 };
 
+/**
+ * Gateway and platform codes that v1 has its own word for (the codes v1 clients map to their error classes). Every
+ * other code goes v1-ward CamelCased (`param_missing` → `ParamMissing`, `idempotency_key_reused` → `IdempotencyKeyReused`).
+ */
+export const V1_ERROR_CODES: Readonly<Record<string, string>> = {
+  Forbidden: 'PermissionDenied',
+  Unauthorized: 'ApiKeyInvalid',
+  RateLimited: 'RateLimitExceeded',
+  MethodNotAllowed: 'NotSupported',
+  InvalidRequest: 'CallInvalid',
+  InvalidQuery: 'ParamInvalid',
+  UpstreamUnavailable: 'CallUnavailable',
+  ServerError: 'CallFailed',
+};
+
 export function v1Error(items: V2ErrorItem[]): V1ErrorBody {
-  return mapV2ErrorToV1(items);
+  const body = mapV2ErrorToV1(items);
+  const code = V1_ERROR_CODES[body.code] ?? body.code;
+  return { status: 'error', code, title: code.replace(/([a-z0-9])([A-Z])/g, '$1 $2'), message: body.message };
 }

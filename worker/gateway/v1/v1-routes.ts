@@ -3,33 +3,51 @@
  * to v2 by the migration helpers (`mapV1Route`), performed through the same gateway path as `/v2` (scopes, lanes,
  * idempotency, audit, purge), and answered in v1 shape. Only the read routes, the tag delete/update actions and usage
  * show are translated; the routes the spec drops answer 410 saying so, the other v1 routes 501 naming their v2 route.
- * Authentication is the reelgate access key (v1 signatures are gone, as in v2); `site_id` names the v1 account's site
- * and may be left out when the key is limited to one site.
+ * Authentication is a reelgate access key, either as `Authorization: Bearer rg_…` or as an unmodified v1 client signs
+ * (v1-signature.ts: the key id as `api_key`, its v1 secret); `site_id` names the v1 account's site and may be left out
+ * when the key is limited to one site. List routes take v1's `result_limit` / `result_offset` (any offset) and, for
+ * videos and channels, `search` / `statuses_filter`, mapped onto v2 paging and `q`.
  */
 import type { Env } from '../../env.ts';
 import { ApiError } from '../../errors.ts';
 import { errorItemsFromBody } from '../../upstream/error-body.ts';
 import { InvalidArgumentError } from '../../upstream/errors.ts';
 import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
+import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../upstream/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
 import { GatewayError, schemaMissing } from '../errors.ts';
-import { authenticate, performCall, type Outcome } from '../forward.ts';
+import { authenticate, gatewayDb, performCall, type Outcome } from '../forward.ts';
 import { readIdempotencyKey } from '../idempotency.ts';
+import { KeyStore } from '../key-store.ts';
 import { readBoundedText } from '../request-checks.ts';
 import { ID_PATTERN, matchV2Route } from '../v2-routes.ts';
-import { v1Error, V1_ANSWERS } from './v1-answers.ts';
+import { v1Error, V1_ANSWERS, type V1Ok } from './v1-answers.ts';
+import {
+  acceptNonce, deriveV1Secret, isSignedCall, readSignedCall, signatureMatches, V1SignatureError,
+} from './v1-signature.ts';
 
 const MAX_FORM_BYTES = 16 * 1024;
 const DEFAULT_RESULT_LIMIT = 50;
-const MAX_RESULT_LIMIT = 500;
-/** v1 list routes the layer pages with `result_limit` / `result_offset`. */
-const PAGED = new Set(['videos/list', 'channels/list', 'players/list', 'videos/tracks/list']);
-/** The old signature parameters: meaningless now (the access key authenticates), accepted and ignored. */
+const MAX_RESULT_LIMIT = MAX_PAGE_LENGTH;
+const MAX_RESULT_OFFSET = 1_000_000;
+const MAX_SEARCH_LENGTH = 200;
+/** v1 list routes the layer pages with `result_limit` / `result_offset`, and the key of their items in the v2 answer. */
+const PAGED: Readonly<Record<string, string>> = {
+  'videos/list': 'media', 'channels/list': 'playlists', 'players/list': 'players', 'videos/tracks/list': 'text_tracks',
+};
+/** v1 `search` looks in these v2 fields (text fields match by "contains", the others exactly). */
+const SEARCH_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'videos/list': ['title', 'description', 'author', 'tags', 'id'],
+  'channels/list': ['title', 'description', 'author', 'id'],
+};
+/** v1 `statuses_filter` values: the media statuses, the same words in v1 and v2. */
+const MEDIA_STATUSES = ['created', 'processing', 'ready', 'updating', 'failed'] as const;
+/** The signature parameters: checked by v1-signature.ts on a signed call, ignored beside a Bearer key. */
 const IGNORED = new Set(['api_key', 'api_signature', 'api_nonce', 'api_timestamp', 'api_kit', 'api_format']);
 const ROUTE_PARAMS: Readonly<Record<string, readonly string[]>> = {
-  'videos/list': ['result_limit', 'result_offset'],
+  'videos/list': ['result_limit', 'result_offset', 'search', 'statuses_filter'],
   'videos/show': ['video_key'],
-  'channels/list': ['result_limit', 'result_offset'],
+  'channels/list': ['result_limit', 'result_offset', 'search'],
   'channels/show': ['channel_key', 'type'],
   'players/list': ['result_limit', 'result_offset'],
   'players/show': ['player_key'],
@@ -57,6 +75,9 @@ function v1Json(body: unknown, status: number, headers: Record<string, string> =
 /** Any failure under `/v1` in the v1 error shape; the status stays the HTTP one the v2 gateway would give. */
 export function v1ErrorResponse(thrown: unknown): Response {
   const error = schemaMissing(thrown) ?? thrown;
+  if (error instanceof V1SignatureError) {
+    return v1Json(v1Error([{ code: error.code, description: error.description }]), 401);
+  }
   if (error instanceof GatewayError) {
     return v1Json(v1Error([{ code: error.code, description: error.description }]), error.status, error.headers);
   }
@@ -83,8 +104,45 @@ async function readParams(request: Request): Promise<URLSearchParams> {
   if (type !== 'application/x-www-form-urlencoded') {
     throw refuse(415, 'unsupported_media_type', 'v1 calls send their parameters in the query or as a form body.');
   }
-  for (const [name, value] of new URLSearchParams(text.value)) params.append(name, value);
+  const form = new URLSearchParams(text.value);
+  // The platform's v1 Node client sends the signed parameters of some POSTs both in the query and as the body: the
+  // same parameters twice are one call's parameters, not duplicates.
+  if (params.size > 0 && form.toString() === params.toString()) return params;
+  for (const [name, value] of form) params.append(name, value);
   return params;
+}
+
+/**
+ * The access key of a v1 call: a Bearer key when the call has an Authorization header (the signature parameters are
+ * then ignored), else the v1 signature. A signed call is checked in this order: its parameters and timestamp window
+ * (no database work), the key, the signature (constant time), and last the nonce, so nobody without the secret can use
+ * up a nonce.
+ */
+async function authenticateV1(request: Request, env: Env, params: URLSearchParams): Promise<AccessKey> {
+  if (request.headers.has('authorization')) return authenticate(request, env);
+  if (!isSignedCall(params)) {
+    throw new V1SignatureError('ApiKeyMissing',
+      'Sign the call as v1 clients do (api_key, api_timestamp, api_nonce, api_signature) or send Authorization: Bearer rg_….');
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const call = readSignedCall(params, now);
+  if (!env.V1_SIGNING_SECRET) {
+    throw new V1SignatureError('ApiKeyInvalid', 'v1 signatures are not enabled on this gateway; use Authorization: Bearer rg_….');
+  }
+  const db = gatewayDb(env);
+  const found = await new KeyStore(db).forSignature(call.keyId);
+  if (!found) throw new V1SignatureError('ApiKeyInvalid', 'The access key is unknown or revoked.');
+  if (found.salt === null) {
+    throw new V1SignatureError('ApiKeyInvalid', 'This access key has no v1 secret; the operator issues one (POST /admin/keys/<id>/v1_secret).');
+  }
+  const secret = await deriveV1Secret(env.V1_SIGNING_SECRET, found.key.id, found.salt);
+  if (!(await signatureMatches(params, call, secret))) {
+    throw new V1SignatureError('SignatureInvalid', 'The signature does not match (see README, "v1 signature setup").');
+  }
+  if (!(await acceptNonce(db, call, now))) {
+    throw new V1SignatureError('NonceInvalid', 'This api_nonce was already used with this api_timestamp: the call is a replay.');
+  }
+  return found.key;
 }
 
 function checkParams(name: string, params: URLSearchParams): void {
@@ -110,19 +168,70 @@ function siteFor(key: AccessKey, params: URLSearchParams): string {
   return only;
 }
 
-/** The v1 list window as v2 paging; v2 pages are whole, so the offset must fall on a page boundary. */
-function paging(params: URLSearchParams): Array<[string, string]> {
+/** The v1 list window: `result_limit` items from `result_offset` on. */
+function listWindow(params: URLSearchParams): { limit: number; offset: number } {
   const limitText = params.get('result_limit');
   const offsetText = params.get('result_offset');
-  const limit = limitText === null ? DEFAULT_RESULT_LIMIT : Number(limitText);
-  const offset = offsetText === null ? 0 : Number(offsetText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULT_LIMIT) {
+  const limit = limitText === null ? DEFAULT_RESULT_LIMIT : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  const offset = offsetText === null ? 0 : /^\d{1,7}$/.test(offsetText) ? Number(offsetText) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_RESULT_LIMIT)) {
     throw refuse(400, 'param_invalid', `result_limit must be 1 to ${MAX_RESULT_LIMIT}.`);
   }
-  if (!Number.isInteger(offset) || offset < 0 || offset % limit !== 0 || offset / limit >= 100_000) {
-    throw refuse(400, 'param_invalid', 'result_offset must be a multiple of result_limit.');
+  if (!(offset >= 0 && offset <= MAX_RESULT_OFFSET)) {
+    throw refuse(400, 'param_invalid', `result_offset must be 0 to ${MAX_RESULT_OFFSET}.`);
   }
-  return [['page', String(offset / limit + 1)], ['page_length', String(limit)]];
+  return { limit, offset };
+}
+
+/**
+ * The v2 pages that hold a v1 window. v2 pages are whole, so this looks for the smallest page length (from the limit up
+ * to v2's maximum) that puts the window on one page: one upstream call. Only when none does are two consecutive pages
+ * of `limit` items read. `skip` is where the window starts in what the pages hold together.
+ */
+export function pagePlan(limit: number, offset: number): { pageLength: number; pages: number[]; skip: number } {
+  for (let length = limit; length <= MAX_PAGE_LENGTH; length++) {
+    const first = Math.floor(offset / length);
+    if (first === Math.floor((offset + limit - 1) / length)) return { pageLength: length, pages: [first + 1], skip: offset % length };
+  }
+  const first = Math.floor(offset / limit);
+  return { pageLength: limit, pages: [first + 1, first + 2], skip: offset % limit };
+}
+
+/**
+ * v1 `search` and `statuses_filter` as a v2 `q`: the search text in any of the route's fields, AND one of the statuses.
+ * `q` has no parentheses (AND binds tighter than OR), so the two are multiplied out: `a AND s1 OR a AND s2 OR b AND s1…`.
+ */
+export function listFilter(name: string, params: URLSearchParams): string | null {
+  const search = params.get('search');
+  const statuses = params.get('statuses_filter');
+  const anyOf: string[] = [];
+  if (search !== null && search.trim() !== '') {
+    const text = search.trim();
+    if (text.length > MAX_SEARCH_LENGTH || /["\u0000-\u001f\u007f]/.test(text)) {
+      throw refuse(400, 'param_invalid', `search must be at most ${MAX_SEARCH_LENGTH} characters, without double quotes.`);
+    }
+    for (const field of SEARCH_FIELDS[name] ?? []) anyOf.push(`${field}:"${text}"`);
+  }
+  const allOf: string[] = [];
+  if (statuses !== null && statuses.trim() !== '') {
+    const wanted = [...new Set(statuses.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+    if (wanted.length === 0 || !wanted.every((s) => (MEDIA_STATUSES as readonly string[]).includes(s))) {
+      throw refuse(400, 'param_invalid', `statuses_filter is a comma-separated list of ${MEDIA_STATUSES.join(', ')}.`);
+    }
+    allOf.push(...wanted.map((status) => `status:${status}`));
+  }
+  if (anyOf.length === 0 && allOf.length === 0) return null;
+  if (anyOf.length === 0) return allOf.join(' OR ');
+  if (allOf.length === 0) return anyOf.join(' OR ');
+  return anyOf.flatMap((term) => allOf.map((status) => `${term} AND ${status}`)).join(' OR ');
+}
+
+/** v1's `rate_limit` object from the gateway's share headers; the window is a rolling minute, so `reset` is at the latest. */
+function rateLimit(headers: Record<string, string>): { reset: number; limit: number; remaining: number } | undefined {
+  const limit = Number(headers[RATE_LIMIT_HEADER]);
+  const remaining = Number(headers[RATE_REMAINING_HEADER]);
+  if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return undefined;
+  return { reset: Math.floor(Date.now() / 1000) + 60, limit, remaining };
 }
 
 function required(params: URLSearchParams, name: string): string {
@@ -172,7 +281,9 @@ export async function handleV1(request: Request, env: Env, path: string): Promis
   if (request.method !== 'GET' && request.method !== 'POST') {
     throw refuse(405, 'method_not_allowed', 'v1 calls are GET or POST.', { allow: 'GET, POST' });
   }
-  const key = await authenticate(request, env);
+  // The parameters are read first: a v1 signature is made of them.
+  const params = await readParams(request);
+  const key = await authenticateV1(request, env, params);
   const name = path.slice('/v1/'.length).replace(/\/$/, '');
   const known = V1_ROUTES[name];
   if (!known) throw refuse(404, 'not_found', `/v1/${name.slice(0, 80)} is not a v1 route.`);
@@ -180,11 +291,10 @@ export async function handleV1(request: Request, env: Env, path: string): Promis
     throw refuse(410, 'not_supported', `/v1/${name} is not supported: ${known.reason}`);
   }
   if (!V1_ANSWERS[name]) {
-    throw refuse(501, 'not_supported',
+    throw refuse(501, 'not_implemented',
       `/v1/${name} is not translated by the v1 compatibility layer; call ${known.method} ${known.path} through /v2 instead.`);
   }
 
-  const params = await readParams(request);
   checkParams(name, params);
   const site = siteFor(key, params);
   const query = new URLSearchParams([...params].filter(([param]) => !IGNORED.has(param) && param !== 'site_id'));
@@ -202,15 +312,44 @@ export async function handleV1(request: Request, env: Env, path: string): Promis
     return performCall({ env, key, route: lookup.route, query, body, idempotencyKey });
   };
 
-  const first = await run(mapped.method, mapped.path, PAGED.has(name) ? paging(params) : []);
+  const answer = (outcome: Outcome, body: V1Ok): Response => {
+    const limits = rateLimit(outcome.headers);
+    return v1Json(limits ? { ...body, rate_limit: limits } : body, outcome.status, outcome.headers);
+  };
+
+  const itemsKey = PAGED[name];
+  if (itemsKey) {
+    const { limit, offset } = listWindow(params);
+    const q = listFilter(name, params);
+    const plan = pagePlan(limit, offset);
+    let last: Outcome | undefined;
+    let firstBody: Record<string, unknown> | undefined;
+    const items: unknown[] = [];
+    for (const page of plan.pages) {
+      const query: Array<[string, string]> = [['page', String(page)], ['page_length', String(plan.pageLength)]];
+      if (q) query.push(['q', q]);
+      last = await run(mapped.method, mapped.path, query);
+      if (last.status < 200 || last.status >= 300) return failure(last);
+      const body = parseJson(last) as Record<string, unknown>;
+      firstBody ??= body;
+      const pageItems = body[itemsKey];
+      if (!Array.isArray(pageItems)) throw refuse(502, 'upstream_unavailable', 'The video platform gave an answer that could not be read.');
+      items.push(...pageItems);
+      // Past the end of the list: no second page to read.
+      if (pageItems.length < plan.pageLength) break;
+    }
+    const v1 = V1_ANSWERS[name]!({ ...firstBody, [itemsKey]: items.slice(plan.skip, plan.skip + limit) });
+    return answer(last!, { ...v1, limit, offset });
+  }
+
+  const first = await run(mapped.method, mapped.path, []);
   if (first.status < 200 || first.status >= 300) return failure(first);
-  let extra: unknown;
   if (name === 'videos/conversions/list' && mapped.also?.[0]) {
     const originals = await run(mapped.also[0].method, mapped.also[0].path, []);
     if (originals.status < 200 || originals.status >= 300) return failure(originals);
-    extra = parseJson(originals);
+    return answer(originals, V1_ANSWERS[name]!(parseJson(first), parseJson(originals)));
   }
-  return v1Json(V1_ANSWERS[name]!(parseJson(first), extra), first.status, first.headers);
+  return answer(first, V1_ANSWERS[name]!(parseJson(first)));
 }
 
 function v1ParamFor(placeholder: string): string {
