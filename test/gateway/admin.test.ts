@@ -108,6 +108,7 @@ describe('without the schema', () => {
       await env.GATEWAY_DB.exec('DELETE FROM d1_migrations');
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS idempotent_outcomes');
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS audit_log');
+      await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS upload_sessions');
       await resetGateway();
     }
   });

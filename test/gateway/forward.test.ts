@@ -262,8 +262,9 @@ describe('what the gateway refuses before any upstream call', () => {
   });
 
   it('query parameters outside the allowlist, and bodies that are not the spec\'s: 400/413/415', async () => {
-    await expectError(await gateway(`${V2}/media/?api_key=x`, { headers: key.auth }), 400, 'invalid_request');
-    await expectError(await gateway(`${V2}/players/?page=0`, { headers: key.auth }), 400, 'invalid_request');
+    // Query refusals carry the codes the platform (the sandbox) gives for the same query.
+    await expectError(await gateway(`${V2}/media/?api_key=x`, { headers: key.auth }), 400, 'invalid_parameter');
+    await expectError(await gateway(`${V2}/players/?page=0`, { headers: key.auth }), 400, 'invalid_page');
     await expectError(await send(`${V2}/players/`, 'POST', key, { secret: {} }), 400, 'invalid_request');
     await expectError(await send(`${V2}/players/`, 'POST', key, [1, 2]), 400, 'invalid_request');
     const plain = await gateway(`${V2}/players/`, { method: 'POST', headers: { ...key.auth, 'content-type': 'text/plain' }, body: '{"metadata":{}}' });
