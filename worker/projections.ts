@@ -70,7 +70,7 @@ function source(rendition: MediaRendition): MediaSource {
 
 function track(textTrack: TextTrack): MediaTrack {
   const m = textTrack.metadata;
-  return { url: textTrack.delivery_url, kind: m.kind, label: m.label, srclang: m.srclang, default: Boolean(m.default) };
+  return { url: textTrack.delivery_url, kind: textTrack.track_kind ?? m.kind, label: m.label, srclang: m.srclang, default: Boolean(m.default) };
 }
 
 export function mediaResponse(site: string, media: Media, renditions: MediaRendition[], tracks: TextTrack[],

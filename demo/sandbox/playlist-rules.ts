@@ -4,6 +4,7 @@ import type { Media, PlaylistSubresources, PlaylistType } from '../../worker/ups
 import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
 import { field, isObject, onlyKnown } from './body.ts';
 import { invalid } from './http.ts';
+import { playlistTypeFromSegment, playlistTypeRefusal } from '../../worker/upstream/path-segments.ts';
 import { hashString } from './prng.ts';
 import { parseQuery, parseSort } from './query.ts';
 import { MEDIA_FIELDS } from './fields.ts';
@@ -12,11 +13,14 @@ export function isPlaylistType(value: string): value is PlaylistType {
   return (PLAYLIST_TYPES as readonly string[]).includes(value);
 }
 
-export function requirePlaylistType(value: string): PlaylistType {
-  if (!isPlaylistType(value)) {
-    throw invalid('invalid_playlist_type', `'${value}' is not a playlist type; use one of ${PLAYLIST_TYPES.join(', ')}.`);
-  }
-  return value;
+/**
+ * The type a typed-playlist path names, spelled as the platform spells it (`manual_playlist`). The short name is not
+ * an alias: like any other segment it is refused, with the right spelling in the description.
+ */
+export function requirePlaylistTypeSegment(segment: string): PlaylistType {
+  const type = playlistTypeFromSegment(segment);
+  if (type === null) throw invalid('invalid_playlist_type', playlistTypeRefusal(segment));
+  return type;
 }
 
 export const SUBRESOURCE_DEFAULTS: { [K in PlaylistType]: PlaylistSubresources[K] } = {
@@ -26,6 +30,7 @@ export const SUBRESOURCE_DEFAULTS: { [K in PlaylistType]: PlaylistSubresources[K
   trending: { window: '7d', media_ids: [], max_items: 10 },
   recommendations: { related_by: 'tags', seed_media_id: null, max_items: 12 },
   article_matching: { match_field: 'tags', default_tags: [], max_items: 6 },
+  watchlist: { max_items: 50 },
 };
 
 const KNOWN: { [K in PlaylistType]: readonly string[] } = {
@@ -35,6 +40,7 @@ const KNOWN: { [K in PlaylistType]: readonly string[] } = {
   trending: ['window', 'max_items'],
   recommendations: ['related_by', 'seed_media_id', 'max_items'],
   article_matching: ['match_field', 'default_tags', 'max_items'],
+  watchlist: ['max_items'],
 };
 
 /**

@@ -1,6 +1,7 @@
 // List semantics shared by every list route: `q` filtering, `sort`, and page/page_length/total pagination
 // (syntax documented on `ListParams` in worker/upstream/v2-types.ts).
-import { DEFAULT_PAGE_LENGTH, MAX_PAGE_LENGTH } from '../../worker/upstream/v2-types.ts';
+import { checkPage, checkPageLength, checkSort } from '../../worker/upstream/list-query.ts';
+import { DEFAULT_PAGE_LENGTH } from '../../worker/upstream/v2-types.ts';
 import { invalid } from './http.ts';
 
 /** How a resource's fields are found and compared. */
@@ -63,6 +64,11 @@ function tokenize(q: string): Token[] {
       throw invalid('invalid_query', `q: expected a field:value term at position ${at + 1} (near '${q.slice(at, at + 20)}').`);
     }
     i += field[0].length;
+    // `external_id: abcdefgh`: the official clients' documentation writes a space after the colon.
+    while (i < q.length && /\s/.test(q[i] as string)) i++;
+    if (i >= q.length || /^(AND|OR)(?=\s|$)/.test(q.slice(i))) {
+      throw invalid('invalid_query', `q: the term '${field[1]}:' at position ${at + 1} has no value.`);
+    }
     let value: Value;
     if (q[i] === '"') {
       const end = q.indexOf('"', i + 1);
@@ -162,13 +168,14 @@ export interface Sort {
 }
 
 export function parseSort(text: string, fields: FieldSet): Sort {
-  const match = /^([A-Za-z_][A-Za-z0-9_.-]*):(asc|desc)$/.exec(text);
-  if (!match) throw invalid('invalid_sort', `sort: expected <field>:asc or <field>:desc, got '${text}'.`);
-  const field = match[1]!;
+  // `created:dsc` (the documentation's spelling) is `created:desc`: worker/upstream/list-query.ts, shared with the gateway.
+  const checked = checkSort(text);
+  if (!checked.ok) throw invalid(checked.code, checked.description);
+  const { field, direction } = checked.value;
   const known = fields.top.includes(field) || fields.metadata.includes(field) ||
     (fields.customParams === true && field.startsWith('custom_params.'));
   if (!known) throw invalid('invalid_sort', `sort: unknown field '${field}' for ${fields.name}.`);
-  return { field, direction: match[2] as Sort['direction'] };
+  return { field, direction };
 }
 
 export function sortDocs<T extends { id: string }>(docs: T[], sort: Sort, fields: FieldSet): T[] {
@@ -197,20 +204,15 @@ export interface Paging {
   page_length: number;
 }
 
+/** `page` (default 1) and `page_length` (default 10, at most 1000), by the rules the gateway applies too. */
 export function parsePaging(params: URLSearchParams): Paging {
-  return {
-    page: positiveInt(params.get('page'), 'page', 1, Number.MAX_SAFE_INTEGER, 1),
-    page_length: positiveInt(params.get('page_length'), 'page_length', 1, MAX_PAGE_LENGTH, DEFAULT_PAGE_LENGTH),
-  };
-}
-
-function positiveInt(text: string | null, name: string, min: number, max: number, fallback: number): number {
-  if (text === null) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw invalid(`invalid_${name}`, `${name} must be ${range}, got '${text}'.`);
-  }
-  return Number(text);
+  const page = params.get('page');
+  const length = params.get('page_length');
+  const checkedPage = page === null ? { ok: true as const, value: 1 } : checkPage(page);
+  if (!checkedPage.ok) throw invalid(checkedPage.code, checkedPage.description);
+  const checkedLength = length === null ? { ok: true as const, value: DEFAULT_PAGE_LENGTH } : checkPageLength(length);
+  if (!checkedLength.ok) throw invalid(checkedLength.code, checkedLength.description);
+  return { page: checkedPage.value, page_length: checkedLength.value };
 }
 
 /** Applies q, sort and paging from a list route's query string. */

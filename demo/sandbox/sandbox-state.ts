@@ -12,6 +12,8 @@ import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
 import { matchRoute } from './routes.ts';
 import { seedCatalog } from './seed.ts';
 import { Store } from './store.ts';
+import { advanceProcessing, processingControl, receiveBytes, uploadForToken } from './uploads.ts';
+import { checkListQuery } from '../../worker/upstream/list-query.ts';
 
 const WINDOW_MS = 60_000;
 
@@ -26,7 +28,8 @@ const INDEX = {
   about: 'A stand-in for the video platform (Management API v2 and Geo Location Lookup API). Local use only.',
   v2: '/v2/sites/<site_id>/... with Authorization: Bearer <API_SECRET>',
   geo: '/ip_lookup/<client>/<ip_address> with X-Auth-Key: <GEO_API_KEY>',
-  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'POST /_sandbox/reset'],
+  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'GET|POST /_sandbox/processing', 'POST /_sandbox/reset'],
+  uploads: 'PUT /upload/<upload_id>/<part>?key=... (the upload links POST media/ answers)',
 };
 const GEO_PATTERN = 'GET /ip_lookup/:client/:ip';
 
@@ -55,7 +58,12 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     const path = url.pathname;
     try {
       // Read the whole body first: answering before the caller finished sending it would cut the stream.
-      const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+      const bytes = request.method === 'GET' || request.method === 'HEAD' ? new ArrayBuffer(0) : await request.arrayBuffer();
+      // The platform's storage behind the upload links: raw bytes, no credential but the link's own key.
+      if (path.startsWith('/upload/')) {
+        return await receiveBytes(this.store, request, url, bytes, (run) => this.ctx.storage.transactionSync(run));
+      }
+      const bodyText = new TextDecoder().decode(bytes);
       if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return await this.control(request, url, bodyText);
       if (path.startsWith('/cdn/')) {
         if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -145,11 +153,16 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     request: Request, url: URL, family: 'v2' | 'geo', credential: string | null,
     match: ReturnType<typeof matchRoute> | null, stats: Stats, faults: Faults, bodyText: string,
   ): Response {
-    const expected = family === 'v2' ? this.env.API_SECRET : this.env.GEO_API_KEY;
     const presented = family === 'v2' ? bearerToken(credential) : credential;
-    if (presented === null || presented !== expected) {
+    // The upload API takes the upload's own token (what the official clients send), not the API secret.
+    const uploadRoute = match?.kind === 'route' && match.route.auth === 'upload';
+    const accepted = uploadRoute
+      ? uploadForToken(this.store, match.params.upload ?? '', presented) !== null
+      : presented !== null && presented === (family === 'v2' ? this.env.API_SECRET : this.env.GEO_API_KEY);
+    if (!accepted) {
       stats.auth_failures++;
-      const what = family === 'v2' ? 'an Authorization: Bearer <API_SECRET> header' : 'an X-Auth-Key header holding the Geo Location API key';
+      const what = uploadRoute ? 'an Authorization: Bearer <upload_token> header holding the token this upload was created with'
+        : family === 'v2' ? 'an Authorization: Bearer <API_SECRET> header' : 'an X-Auth-Key header holding the Geo Location API key';
       return errorResponse(401, 'unauthorized', credential === null ? `This call needs ${what}.` : `The credential was not accepted; this call needs ${what}.`,
         family === 'v2' ? { 'www-authenticate': 'Bearer' } : {});
     }
@@ -167,13 +180,20 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on ${match.pattern}; allowed: ${match.allow.join(', ')}.`,
           { allow: match.allow.join(', ') });
       }
-      const hasBody = ['POST', 'PATCH', 'PUT'].includes(match.route.method);
+      // The same query rules as the gateway's: list routes take q, page, page_length, sort; others none.
+      const query = checkListQuery(url.search.slice(1), match.route.list === true);
+      if (!query.ok) return errorResponse(400, query.code, query.description);
+      const hasBody = ['POST', 'PATCH', 'PUT'].includes(match.route.method) && !match.route.noBody;
       const ctx: RouteContext = {
         store: this.store, request, url, origin: url.origin, params: match.params, now: new Date(),
         body: hasBody ? readEnvelope(bodyText, request.headers.get('content-type') ?? '') : {},
       };
-      // A refused write leaves nothing half-done: each call is one transaction.
-      return this.ctx.storage.transactionSync(() => match.route.handler(ctx) as Response);
+      // A refused write leaves nothing half-done: each call is one transaction. Processing whose time has come
+      // finishes first, so every answer shows the state the platform would be in by now.
+      return this.ctx.storage.transactionSync(() => {
+        advanceProcessing(this.store, ctx.now.getTime());
+        return match.route.handler(ctx) as Response;
+      });
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error.status, error.code, error.message, error.headers);
       console.error('sandbox route failure', error);
@@ -207,7 +227,14 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     try {
       switch (route) {
         case 'GET /_sandbox/catalog':
+          this.ctx.storage.transactionSync(() => advanceProcessing(this.store, Date.now()));
           return json(catalog(this.store, Date.now()));
+        case 'GET /_sandbox/processing':
+          return this.ctx.storage.transactionSync(() => processingControl(this.store, null, Date.now()));
+        case 'POST /_sandbox/processing': {
+          const body = readJsonObject(bodyText);
+          return this.ctx.storage.transactionSync(() => processingControl(this.store, body, Date.now()));
+        }
         case 'GET /_sandbox/stats':
           return json({ ...this.stats(), rate_limit_per_minute: this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env) });
         case 'GET /_sandbox/faults':
@@ -231,7 +258,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           return json({ reset: true, rate_limit_per_minute: limit ?? configuredRateLimit(this.env) });
         }
         default: {
-          const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults', 'POST /_sandbox/reset'];
+          const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults',
+            'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset'];
           const samePath = known.filter((entry) => entry.endsWith(` ${url.pathname.replace(/\/$/, '')}`));
           if (samePath.length > 0) {
             const allow = samePath.map((entry) => entry.split(' ')[0]).join(', ');

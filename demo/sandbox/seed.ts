@@ -141,13 +141,18 @@ function seedTracks(store: Store, random: Random, site: string, media: Media, i:
     tracks.push(track(random.id(), media.id, at, { label, srclang, kind: 'subtitles', default: false }));
   }
   if (i % 10 === 0) tracks.push(track(random.id(), media.id, at, { label: 'Chapters', srclang: 'en', kind: 'chapters', default: false }));
-  for (const t of tracks) store.put('text_track', site, media.id, t);
+  tracks.forEach((t, position) => {
+    t.metadata.position = position;
+    store.put('text_track', site, media.id, t);
+  });
 }
 
-export function track(id: string, mediaId: string, at: string, metadata: TextTrack['metadata']): TextTrack {
+/** A text track; its kind is also at the top level as `track_kind`, where the official clients read it. */
+export function track(id: string, mediaId: string, at: string,
+  metadata: Omit<TextTrack['metadata'], 'position'> & { position?: number }): TextTrack {
   return {
-    id, type: 'text_track', created: at, last_modified: at, media_id: mediaId, status: 'ready',
-    delivery_url: `/cdn/tracks/${id}.vtt`, metadata,
+    id, type: 'text_track', created: at, last_modified: at, media_id: mediaId, status: 'ready', error_message: null,
+    track_kind: metadata.kind, delivery_url: `/cdn/tracks/${id}.vtt`, metadata: { ...metadata, position: metadata.position ?? 0 },
   };
 }
 

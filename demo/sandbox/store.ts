@@ -1,7 +1,7 @@
 // The platform's state in the Durable Object's SQLite database: one row per resource, its JSON body beside the keys
 // the routes look it up by. Lists are small (hundreds), so filtering and sorting happen in code over parsed rows.
 
-export type Kind = 'site' | 'media' | 'media_rendition' | 'original' | 'text_track' | 'thumbnail' | 'playlist' | 'player';
+export type Kind = 'site' | 'media' | 'media_rendition' | 'original' | 'text_track' | 'thumbnail' | 'playlist' | 'player' | 'upload';
 
 export interface Stored {
   id: string;
@@ -63,9 +63,13 @@ export class Store {
     this.sql.exec('DELETE FROM docs WHERE kind = ? AND id = ? AND site = ?', kind, id, site);
   }
 
-  /** Deletes everything a media owns (renditions, originals, text tracks, thumbnails). */
-  deleteChildren(site: string, parent: string): void {
-    this.sql.exec("DELETE FROM docs WHERE site = ? AND parent = ? AND kind != 'media'", site, parent);
+  /** Deletes everything a media owns (renditions, originals, text tracks, thumbnails, uploads), or only `kinds` of it. */
+  deleteChildren(site: string, parent: string, kinds?: readonly Kind[]): void {
+    if (kinds === undefined) {
+      this.sql.exec("DELETE FROM docs WHERE site = ? AND parent = ? AND kind != 'media'", site, parent);
+      return;
+    }
+    for (const kind of kinds) this.sql.exec('DELETE FROM docs WHERE site = ? AND parent = ? AND kind = ?', site, parent, kind);
   }
 
   getMeta<T>(key: string): T | null {

@@ -109,6 +109,7 @@ describe('without the schema', () => {
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS idempotent_outcomes');
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS audit_log');
       await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS v1_nonces');
+      await env.GATEWAY_DB.exec('DROP TABLE IF EXISTS upload_sessions');
       await resetGateway();
     }
   });
@@ -129,7 +130,7 @@ describe('with the first migration only', () => {
       expect(await signed.json()).toMatchObject({ status: 'error', code: 'GatewayUnavailable' });
     } finally {
       await env.GATEWAY_DB.exec('DELETE FROM d1_migrations');
-      for (const table of ['access_keys', 'idempotent_outcomes', 'audit_log', 'v1_nonces']) {
+      for (const table of ['access_keys', 'idempotent_outcomes', 'audit_log', 'v1_nonces', 'upload_sessions']) {
         await env.GATEWAY_DB.exec(`DROP TABLE IF EXISTS ${table}`);
       }
       await resetGateway();

@@ -101,24 +101,24 @@ const CASES: RouteCase[] = [
   { method: 'GET', path: (f) => `${V2}/thumbnails/${f.thumbnail}`, label: `GET ${P}/thumbnails/:thumbnail` },
   { method: 'PATCH', path: (f) => `${V2}/thumbnails/${f.thumbnail}`, label: `PATCH ${P}/thumbnails/:thumbnail`,
     body: () => ({ relationships: { media: [{ is_poster: true }] } }) },
-  { method: 'POST', path: () => `${V2}/playlists/manual/`, label: `POST ${P}/playlists/:playlist_type/`,
+  { method: 'POST', path: () => `${V2}/playlists/manual_playlist/`, label: `POST ${P}/playlists/:playlist_type/`,
     body: (f) => ({ metadata: { title: 'Gateway picks', manual: { media_ids: [f.media] } } }),
     verify: async (_f, answer) => {
-      expect((await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${answer.id}/manual/`)).body.manual.media_ids).toHaveLength(1);
+      expect((await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${answer.id}/manual_playlist/`)).body.manual.media_ids).toHaveLength(1);
     } },
   { method: 'GET', path: () => `${V2}/playlists/?page_length=5`, label: `GET ${P}/playlists/` },
   { method: 'GET', path: (f) => `${V2}/playlists/${f.manual}/`, label: `GET ${P}/playlists/:playlist/` },
-  { method: 'GET', path: (f) => `${V2}/playlists/${f.manual}/manual/`, label: `GET ${P}/playlists/:playlist/:playlist_type/` },
-  { method: 'PATCH', path: (f) => `${V2}/playlists/${f.manual}/manual/`, label: `PATCH ${P}/playlists/:playlist/:playlist_type/`,
+  { method: 'GET', path: (f) => `${V2}/playlists/${f.manual}/manual_playlist/`, label: `GET ${P}/playlists/:playlist/:playlist_type/` },
+  { method: 'PATCH', path: (f) => `${V2}/playlists/${f.manual}/manual_playlist/`, label: `PATCH ${P}/playlists/:playlist/:playlist_type/`,
     body: (f) => ({ metadata: { title: 'Edited picks', manual: { media_ids: [f.otherMedia, f.media] } } }),
     verify: async (f) => {
-      const now = (await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${f.manual}/manual/`)).body;
+      const now = (await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${f.manual}/manual_playlist/`)).body;
       expect(now.metadata.title).toBe('Edited picks');
       expect(now.manual.media_ids).toEqual([f.otherMedia, f.media]);
     } },
   { method: 'DELETE', path: (f) => `${V2}/playlists/${f.manual}/`, label: `DELETE ${P}/playlists/:playlist/`,
     verify: async (f) => expect((await direct(`${V2}/playlists/${f.manual}/`)).status).toBe(404) },
-  { method: 'DELETE', path: (f) => `${V2}/playlists/${f.dynamic}/dynamic/`, label: `DELETE ${P}/playlists/:playlist/:playlist_type/`,
+  { method: 'DELETE', path: (f) => `${V2}/playlists/${f.dynamic}/dynamic_playlist/`, label: `DELETE ${P}/playlists/:playlist/:playlist_type/`,
     verify: async (f) => expect((await direct(`${V2}/playlists/${f.dynamic}/`)).status).toBe(404) },
   { method: 'POST', path: () => `${V2}/players/`, label: `POST ${P}/players/`,
     body: () => ({ metadata: { name: 'Gateway player', setup_config: { autostart: false } } }),
@@ -262,8 +262,9 @@ describe('what the gateway refuses before any upstream call', () => {
   });
 
   it('query parameters outside the allowlist, and bodies that are not the spec\'s: 400/413/415', async () => {
-    await expectError(await gateway(`${V2}/media/?api_key=x`, { headers: key.auth }), 400, 'invalid_request');
-    await expectError(await gateway(`${V2}/players/?page=0`, { headers: key.auth }), 400, 'invalid_request');
+    // Query refusals carry the codes the platform (the sandbox) gives for the same query.
+    await expectError(await gateway(`${V2}/media/?api_key=x`, { headers: key.auth }), 400, 'invalid_parameter');
+    await expectError(await gateway(`${V2}/players/?page=0`, { headers: key.auth }), 400, 'invalid_page');
     await expectError(await send(`${V2}/players/`, 'POST', key, { secret: {} }), 400, 'invalid_request');
     await expectError(await send(`${V2}/players/`, 'POST', key, [1, 2]), 400, 'invalid_request');
     const plain = await gateway(`${V2}/players/`, { method: 'POST', headers: { ...key.auth, 'content-type': 'text/plain' }, body: '{"metadata":{}}' });

@@ -11,7 +11,7 @@ export const ADMIN = { authorization: `Bearer ${env.ADMIN_TOKEN}` };
 /** A clean gateway: schema applied, tables empty, the sandbox re-seeded, cache and budget reset. */
 export async function resetGateway(): Promise<void> {
   await applyD1Migrations(env.GATEWAY_DB, env.GATEWAY_MIGRATIONS);
-  await env.GATEWAY_DB.batch(['access_keys', 'idempotent_outcomes', 'audit_log', 'v1_nonces']
+  await env.GATEWAY_DB.batch(['access_keys', 'idempotent_outcomes', 'audit_log', 'v1_nonces', 'upload_sessions']
     .map((table) => env.GATEWAY_DB.prepare(`DELETE FROM ${table}`)));
   // A sandbox limit far above the budget: these suites count calls, they do not probe the platform's own limit.
   await resetWorld(10_000);

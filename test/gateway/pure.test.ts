@@ -20,16 +20,17 @@ const SPEC_TABLE: Array<[string, string]> = [
   ['GET', `${S}/media/m1/originals/`], ['POST', `${S}/media/m1/text_tracks/`], ['GET', `${S}/media/m1/text_tracks/`],
   ['GET', `${S}/media/m1/text_tracks/t1/`], ['PATCH', `${S}/media/m1/text_tracks/t1/`],
   ['DELETE', `${S}/media/m1/text_tracks/t1/`], ['POST', `${S}/thumbnails/`], ['GET', `${S}/thumbnails/th1`],
-  ['PATCH', `${S}/thumbnails/th1`], ['POST', `${S}/playlists/manual/`], ['GET', `${S}/playlists/`],
-  ['GET', `${S}/playlists/p1/`], ['GET', `${S}/playlists/p1/dynamic/`], ['PATCH', `${S}/playlists/p1/dynamic/`],
-  ['DELETE', `${S}/playlists/p1/`], ['DELETE', `${S}/playlists/p1/dynamic/`], ['POST', `${S}/players/`],
+  ['PATCH', `${S}/thumbnails/th1`], ['POST', `${S}/playlists/manual_playlist/`], ['GET', `${S}/playlists/`],
+  ['GET', `${S}/playlists/p1/`], ['GET', `${S}/playlists/p1/dynamic_playlist/`], ['PATCH', `${S}/playlists/p1/dynamic_playlist/`],
+  ['DELETE', `${S}/playlists/p1/`], ['DELETE', `${S}/playlists/p1/dynamic_playlist/`], ['POST', `${S}/players/`],
   ['GET', `${S}/players/`], ['GET', `${S}/players/pl1/`], ['PATCH', `${S}/players/pl1/`], ['DELETE', `${S}/players/pl1/`],
   ['PUT', `${S}/remove_tag/`], ['PUT', `${S}/rename_tag/`], ['PUT', `${S}/query_usage/`],
 ];
 
 describe('the v2 route table', () => {
-  it('covers the 31 routes of the spec and nothing else', () => {
-    expect(new Set(V2_ROUTES.map((r) => r.name)).size).toBe(31);
+  it('covers the 31 routes of the spec, plus the re-upload the official clients call, and nothing else', () => {
+    expect(new Set(V2_ROUTES.map((r) => r.name)).size).toBe(32);
+    expect(V2_ROUTES.filter((r) => r.name === 'media.reupload').map((r) => r.method)).toEqual(['PUT', 'POST']);
     for (const [method, path] of SPEC_TABLE) {
       const found = matchV2Route(method, path);
       expect(found.kind, `${method} ${path}`).toBe('match');
@@ -45,12 +46,18 @@ describe('the v2 route table', () => {
     expect(matchV2Route('HEAD', `${S}/players/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
   });
 
-  it('a playlist-type segment may also be an id: both meanings are offered', () => {
-    expect(matchV2Route('OPTIONS', `${S}/playlists/trending/`)).toEqual({
+  it('a playlist-type segment (the platform spelling) may also be an id: both meanings are offered', () => {
+    expect(matchV2Route('OPTIONS', `${S}/playlists/trending_playlist/`)).toEqual({
       kind: 'method_not_allowed', allow: ['GET', 'POST', 'DELETE'],
     });
-    // Not a type: only the id meaning.
-    expect(matchV2Route('POST', `${S}/playlists/p1/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'DELETE'] });
+    // The short spelling is no type: a POST to create one is refused as the platform refuses it, naming the spelling.
+    expect(matchV2Route('POST', `${S}/playlists/trending/`)).toEqual({
+      kind: 'invalid_playlist_type', reason: expect.stringContaining("spells it 'trending_playlist'"),
+    });
+    expect(matchV2Route('GET', `${S}/playlists/trending/`).kind).toBe('match');
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      expect(matchV2Route(method, `${S}/playlists/p1/manual/`).kind).toBe('invalid_playlist_type');
+    }
   });
 
   it('forwards the spec form whether or not the caller wrote the trailing slash', () => {
@@ -67,7 +74,7 @@ describe('the v2 route table', () => {
     }
     expect(matchV2Route('GET', '/v2/sites/bad$site/media/').kind).toBe('invalid');
     expect(matchV2Route('GET', `${S}/media/bad.id/`).kind).toBe('not_found');
-    expect(matchV2Route('GET', `${S}/playlists/p1/unknown_type/`).kind).toBe('not_found');
+    expect(matchV2Route('GET', `${S}/playlists/p1/unknown_type/`).kind).toBe('invalid_playlist_type');
     expect(matchV2Route('GET', '/v2/accounts/').kind).toBe('not_found');
     expect(matchV2Route('GET', `${S}/tags/`).kind).toBe('not_found');
   });
@@ -185,7 +192,7 @@ describe('purge targets', () => {
   };
   it('names the cache keys of the public answers a write makes stale', () => {
     expect(targets('PATCH', `${S}/media/m1/`)).toEqual({ keys: ['media:site0001:m1'], prefixes: ['feed:site0001:'] });
-    expect(targets('PATCH', `${S}/playlists/p1/manual/`))
+    expect(targets('PATCH', `${S}/playlists/p1/manual_playlist/`))
       .toEqual({ keys: ['feed:site0001:p1'], prefixes: ['feed:site0001:p1:'] });
     expect(targets('DELETE', `${S}/players/pl1/`)).toEqual({ keys: ['player:site0001:pl1'], prefixes: [] });
     expect(targets('PUT', `${S}/rename_tag/`)).toEqual({ keys: [], prefixes: ['feed:site0001:', 'media:site0001:'] });

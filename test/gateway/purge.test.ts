@@ -52,7 +52,7 @@ describe('cache purge after writes', () => {
     const manual = site.playlists.manual[0];
     const before = await publicRead(`/api/sites/${SITE}/playlists/${manual}`);
     expect((await publicRead(`/api/sites/${SITE}/playlists/${manual}`)).state).toBe('HIT');
-    const patched = await send(`${V2}/playlists/${manual}/manual/`, 'PATCH', key, { metadata: { title: 'Renamed feed' } });
+    const patched = await send(`${V2}/playlists/${manual}/manual_playlist/`, 'PATCH', key, { metadata: { title: 'Renamed feed' } });
     expect(patched.status).toBe(200);
     const after = await publicRead(`/api/sites/${SITE}/playlists/${manual}`);
     expect(before.body.playlist.title).not.toBe('Renamed feed');

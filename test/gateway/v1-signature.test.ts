@@ -5,7 +5,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { gatewayFetch } from '../../worker/gateway/router.ts';
 import { pagePlan } from '../../worker/gateway/v1/v1-routes.ts';
-import type { Media } from '../../worker/upstream/v2-types.ts';
+import { MAX_PAGE_LENGTH, type Media } from '../../worker/upstream/v2-types.ts';
 import { ADMIN, createKey, direct, gateway, resetGateway, SITE, stats, type CreatedKey } from './helpers.ts';
 
 beforeEach(() => resetGateway());
@@ -171,7 +171,8 @@ describe('v1 filters', () => {
   it('pages are planned so one upstream call holds the window when one can', () => {
     expect(pagePlan(5, 10)).toEqual({ pageLength: 5, pages: [3], skip: 0 });
     expect(pagePlan(5, 7)).toEqual({ pageLength: 6, pages: [2], skip: 1 });
-    expect(pagePlan(500, 1)).toEqual({ pageLength: 500, pages: [1, 2], skip: 1 });
+    // A window as long as the longest page, one past its start: two pages.
+    expect(pagePlan(MAX_PAGE_LENGTH, 1)).toEqual({ pageLength: MAX_PAGE_LENGTH, pages: [1, 2], skip: 1 });
     for (let offset = 0; offset < 300; offset += 7) {
       const plan = pagePlan(20, offset);
       const start = (plan.pages[0]! - 1) * plan.pageLength + plan.skip;

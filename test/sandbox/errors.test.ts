@@ -42,7 +42,7 @@ describe('404 not_found', () => {
   });
 
   it('for a typed playlist path naming another type than the playlist has', async () => {
-    const answer = await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/dynamic/`);
+    const answer = await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/dynamic_playlist/`);
     expect(answer.status).toBe(404);
     expect(answer.body.errors[0].description).toMatch(/manual/);
   });
@@ -88,7 +88,7 @@ describe('400 invalid_body', () => {
 
 describe('400 validation', () => {
   it.each([
-    ['page_length above 500', '/media/?page_length=501', 'invalid_page_length'],
+    ['page_length above 1000', '/media/?page_length=1001', 'invalid_page_length'],
     ['page_length 0', '/media/?page_length=0', 'invalid_page_length'],
     ['a page that is not a number', '/media/?page=two', 'invalid_page'],
     ['q without field:value', '/media/?q=hello', 'invalid_query'],
@@ -98,6 +98,8 @@ describe('400 validation', () => {
     ['a range with a bad date', '/media/?q=publish_start_date:[2026-13-45%20TO%20*]', 'invalid_query'],
     ['sort without a direction', '/media/?sort=title', 'invalid_sort'],
     ['sort on an unknown field', '/media/?sort=colour:asc', 'invalid_sort'],
+    ['a query parameter list routes do not take', '/media/?api_format=json', 'invalid_parameter'],
+    ['a list parameter given twice', '/media/?page=1&page=2', 'invalid_parameter'],
   ])('%s', async (_, path, code) => {
     const answer = await callJson('GET', base + path);
     expect(answer.status).toBe(400);
@@ -108,7 +110,18 @@ describe('400 validation', () => {
     const answer = await callJson('POST', `${base}/playlists/channel/`, { body: { metadata: { title: 'x' } } });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(errorShape('invalid_playlist_type'));
-    expect(answer.body.errors[0].description).toContain('article_matching, dynamic, manual, recommendations, search, trending');
+    expect(answer.body.errors[0].description).toContain('article_matching_playlist, dynamic_playlist, manual_playlist, recommendations_playlist, search_playlist, trending_playlist, watchlist_playlist');
+  });
+
+  it('the short type spelling is not an alias: refused, naming the platform spelling', async () => {
+    for (const [method, path] of [['POST', `${base}/playlists/manual/`], ['GET', `${base}/playlists/${site.playlists.manual![0]}/manual/`],
+      ['PATCH', `${base}/playlists/${site.playlists.manual![0]}/manual/`], ['DELETE', `${base}/playlists/${site.playlists.manual![0]}/manual/`]] as const) {
+      const answer = await callJson(method, path, method === 'POST' || method === 'PATCH' ? { body: { metadata: { title: 'x' } } } : {});
+      expect(answer.status, `${method} ${path}`).toBe(400);
+      expect(answer.body).toEqual(errorShape('invalid_playlist_type'));
+      expect(answer.body.errors[0].description).toContain("spells it 'manual_playlist'");
+    }
+    expect((await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/`)).status).toBe(200);
   });
 
   it.each([

@@ -72,4 +72,11 @@ export async function control(method: string, path: string, body?: unknown): Pro
   });
 }
 
+/** Processing of uploads: how long it takes (`seconds`), or `{ finish: true }` to end every pending one now. */
+export async function setProcessing(options: { seconds?: number; finish?: boolean }): Promise<{ seconds: number; pending: unknown[] }> {
+  const response = await control('POST', 'processing', options);
+  if (response.status !== 200) throw new Error(`processing control failed: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
 export const errorShape = (code: string) => ({ errors: [{ code, description: expect.any(String) }] });

@@ -1,4 +1,5 @@
-// The six playlist types: each created with its subresource defaults, validated, and updated through PATCH.
+// The playlist types (the spec's six, seeded, and the platform's watchlist): each created with its subresource
+// defaults, validated, and updated through PATCH, on paths spelled as the platform spells them (`manual_playlist`).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
 import { callJson, errorShape, reset, sites, type SiteCatalog } from './helpers.ts';
@@ -11,10 +12,10 @@ beforeEach(async () => {
   base = `/v2/sites/${site.id}`;
 });
 
-it('the seed holds at least one playlist of each type, each answering its subresource', async () => {
-  for (const type of PLAYLIST_TYPES) {
+it('the seed holds at least one playlist of each of the six types, each answering its subresource', async () => {
+  for (const type of PLAYLIST_TYPES.filter((t) => t !== 'watchlist')) {
     const id = site.playlists[type]![0]!;
-    const typed = await callJson('GET', `${base}/playlists/${id}/${type}/`);
+    const typed = await callJson('GET', `${base}/playlists/${id}/${type}_playlist/`);
     expect(typed.status, type).toBe(200);
     expect(typed.body.playlist_type).toBe(type);
     expect(typed.body[type]).toMatchObject({ max_items: expect.any(Number) });
@@ -27,11 +28,12 @@ const creations: Array<[string, Record<string, unknown>, Record<string, unknown>
   ['search', { q: 'tags:science OR tags:climate', sort: 'title:asc' }, { q: 'tags:science OR tags:climate', sort: 'title:asc', max_items: 20 }],
   ['recommendations', { max_items: 4 }, { related_by: 'tags', seed_media_id: null, max_items: 4 }],
   ['article_matching', { default_tags: ['news'] }, { match_field: 'tags', default_tags: ['news'], max_items: 6 }],
+  ['watchlist', { max_items: 3 }, { max_items: 3 }],
 ];
 
 describe.each(creations)('%s', (type, sub, expected) => {
   it('is created with its subresource under a key named by the type', async () => {
-    const created = await callJson('POST', `${base}/playlists/${type}/`, { body: { metadata: { title: `A ${type} list`, [type]: sub } } });
+    const created = await callJson('POST', `${base}/playlists/${type}_playlist/`, { body: { metadata: { title: `A ${type} list`, [type]: sub } } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ playlist_type: type, metadata: { title: `A ${type} list` }, [type]: expected });
   });
@@ -39,17 +41,17 @@ describe.each(creations)('%s', (type, sub, expected) => {
 
 describe('trending', () => {
   it('is materialised by the platform: ordered media ids of published media, capped at max_items', async () => {
-    const created = await callJson('POST', `${base}/playlists/trending/`, { body: { metadata: { title: 'Hot', trending: { window: '24h', max_items: 5 } } } });
+    const created = await callJson('POST', `${base}/playlists/trending_playlist/`, { body: { metadata: { title: 'Hot', trending: { window: '24h', max_items: 5 } } } });
     expect(created.status).toBe(201);
     expect(created.body.trending).toMatchObject({ window: '24h', max_items: 5 });
     expect(created.body.trending.media_ids).toHaveLength(5);
-    const widened = await callJson('PATCH', `${base}/playlists/${created.body.id}/trending/`, { body: { metadata: { trending: { max_items: 8 } } } });
+    const widened = await callJson('PATCH', `${base}/playlists/${created.body.id}/trending_playlist/`, { body: { metadata: { trending: { max_items: 8 } } } });
     expect(widened.body.trending.media_ids).toHaveLength(8);
     expect(widened.body.trending.media_ids.slice(0, 5)).toEqual(created.body.trending.media_ids);
   });
 
   it('does not take media_ids from callers', async () => {
-    const refused = await callJson('POST', `${base}/playlists/trending/`, { body: { metadata: { title: 'Hot', trending: { media_ids: [] } } } });
+    const refused = await callJson('POST', `${base}/playlists/trending_playlist/`, { body: { metadata: { title: 'Hot', trending: { media_ids: [] } } } });
     expect(refused.status).toBe(400);
   });
 });
@@ -66,20 +68,20 @@ describe('validation', () => {
     ['manual', { max_items: 0 }, /max_items/],
     ['manual', { colour: 'red' }, /colour/],
   ])('%s refuses %j', async (type, sub, description) => {
-    const answer = await callJson('POST', `${base}/playlists/${type}/`, { body: { metadata: { title: 'x', [type]: sub } } });
+    const answer = await callJson('POST', `${base}/playlists/${type}_playlist/`, { body: { metadata: { title: 'x', [type]: sub } } });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].description).toMatch(description);
   });
 
   it('a title is required, and a subresource of another type is refused', async () => {
-    expect((await callJson('POST', `${base}/playlists/manual/`, { body: { metadata: { description: 'x' } } })).body).toEqual(errorShape('invalid_parameter'));
-    const other = await callJson('POST', `${base}/playlists/manual/`, { body: { metadata: { title: 'x', dynamic: { tags: ['a'] } } } });
+    expect((await callJson('POST', `${base}/playlists/manual_playlist/`, { body: { metadata: { description: 'x' } } })).body).toEqual(errorShape('invalid_parameter'));
+    const other = await callJson('POST', `${base}/playlists/manual_playlist/`, { body: { metadata: { title: 'x', dynamic: { tags: ['a'] } } } });
     expect(other.status).toBe(400);
   });
 
   it('PATCH through the wrong type answers 404 and changes nothing', async () => {
     const id = site.playlists.dynamic![0]!;
-    const answer = await callJson('PATCH', `${base}/playlists/${id}/manual/`, { body: { metadata: { title: 'x' } } });
+    const answer = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { title: 'x' } } });
     expect(answer.status).toBe(404);
     expect((await callJson('GET', `${base}/playlists/${id}/`)).body.metadata.title).not.toBe('x');
   });
@@ -87,11 +89,11 @@ describe('validation', () => {
 
 it('PATCH is how videos are added to and removed from a manual playlist; other fields merge', async () => {
   const id = site.playlists.manual![0]!;
-  const before = (await callJson('GET', `${base}/playlists/${id}/manual/`)).body;
+  const before = (await callJson('GET', `${base}/playlists/${id}/manual_playlist/`)).body;
   const added = [...before.manual.media_ids, site.media.published[4]!].filter((v, i, a) => a.indexOf(v) === i);
-  const patched = await callJson('PATCH', `${base}/playlists/${id}/manual/`, { body: { metadata: { manual: { media_ids: added } } } });
+  const patched = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { manual: { media_ids: added } } } });
   expect(patched.body.manual).toEqual({ media_ids: added, max_items: before.manual.max_items });
   expect(patched.body.metadata).toEqual(before.metadata);
-  const removed = await callJson('PATCH', `${base}/playlists/${id}/manual/`, { body: { metadata: { manual: { media_ids: added.slice(1) } } } });
+  const removed = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { manual: { media_ids: added.slice(1) } } } });
   expect(removed.body.manual.media_ids).toEqual(added.slice(1));
 });

@@ -1,6 +1,6 @@
 // Every route of the spec's endpoint table answers with its method, status and the contract shape (v2-types.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { call, callJson, ORIGIN, reset, sites, type SiteCatalog } from './helpers.ts';
+import { call, callJson, ORIGIN, reset, setProcessing, sites, type SiteCatalog } from './helpers.ts';
 
 let site: SiteCatalog;
 let base: string;
@@ -23,11 +23,16 @@ async function firstPublished(): Promise<string> {
 }
 
 describe('media', () => {
-  it('POST media/ creates a media that is processed to ready with renditions, originals and a poster (201)', async () => {
-    const created = await callJson('POST', `${base}/media/`, {
+  it('POST media/ with a fetch is processing, then ready with renditions, originals and a poster (201)', async () => {
+    await setProcessing({ seconds: 3600 });
+    const answer = await callJson('POST', `${base}/media/`, {
       body: { metadata: { title: 'Harbour at dawn', tags: ['travel'] }, upload: { method: 'fetch', source_url: 'https://example.com/dawn.mp4', mime_type: 'video/mp4' } },
     });
-    expect(created.status).toBe(201);
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ ...mediaShape, status: 'processing', duration: null, relationships: { poster: null } });
+    expect((await callJson('GET', `${base}/media/${answer.body.id}/media_renditions/`)).body.media_renditions).toEqual([]);
+    await setProcessing({ finish: true });
+    const created = await callJson('GET', `${base}/media/${answer.body.id}/`);
     expect(created.body).toMatchObject({ ...mediaShape, status: 'ready', media_type: 'video', metadata: expect.objectContaining({ title: 'Harbour at dawn' }) });
     expect(created.body.duration).toBeGreaterThan(0);
     expect(created.body.relationships.poster.delivery_url).toMatch(new RegExp(`^${ORIGIN}/cdn/thumbs/`));
@@ -122,7 +127,8 @@ describe('text tracks', () => {
     expect((await callJson('GET', `${path}${created.body.id}/`)).body).toEqual(created.body);
     const patched = await callJson('PATCH', `${path}${created.body.id}/`, { body: { metadata: { label: 'Italian' } } });
     expect(patched.status).toBe(200);
-    expect(patched.body.metadata).toEqual({ label: 'Italian', srclang: 'it', kind: 'subtitles', default: false });
+    expect(patched.body.metadata).toEqual({ label: 'Italian', srclang: 'it', kind: 'subtitles', default: false, position: expect.any(Number) });
+    expect(patched.body.track_kind).toBe('subtitles');
     expect((await call('DELETE', `${path}${created.body.id}/`)).status).toBe(204);
     expect((await call('GET', `${path}${created.body.id}/`)).status).toBe(404);
   });
@@ -157,7 +163,7 @@ describe('thumbnails', () => {
 
 describe('playlists', () => {
   it('POST playlists/<type>/ (201), GET playlists/, both show forms, PATCH, both delete forms', async () => {
-    const created = await callJson('POST', `${base}/playlists/manual/`, {
+    const created = await callJson('POST', `${base}/playlists/manual_playlist/`, {
       body: { metadata: { title: 'Weekend', manual: { media_ids: site.media.published.slice(0, 2) } } },
     });
     expect(created.status).toBe(201);
@@ -174,16 +180,16 @@ describe('playlists', () => {
     expect(plain.status).toBe(200);
     expect(plain.body).not.toHaveProperty('manual');
     expect(plain.body).toMatchObject({ id, playlist_type: 'manual' });
-    expect((await callJson('GET', `${base}/playlists/${id}/manual/`)).body).toEqual(created.body);
-    const patched = await callJson('PATCH', `${base}/playlists/${id}/manual/`, { body: { metadata: { manual: { media_ids: [site.media.published[3]!] } } } });
+    expect((await callJson('GET', `${base}/playlists/${id}/manual_playlist/`)).body).toEqual(created.body);
+    const patched = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { manual: { media_ids: [site.media.published[3]!] } } } });
     expect(patched.status).toBe(200);
     expect(patched.body.manual.media_ids).toEqual([site.media.published[3]]);
-    expect((await call('DELETE', `${base}/playlists/${id}/manual/`)).status).toBe(204);
+    expect((await call('DELETE', `${base}/playlists/${id}/manual_playlist/`)).status).toBe(204);
     expect((await call('GET', `${base}/playlists/${id}/`)).status).toBe(404);
 
-    const other = (await callJson('POST', `${base}/playlists/dynamic/`, { body: { metadata: { title: 'Food', dynamic: { tags: ['food'] } } } })).body;
+    const other = (await callJson('POST', `${base}/playlists/dynamic_playlist/`, { body: { metadata: { title: 'Food', dynamic: { tags: ['food'] } } } })).body;
     expect((await call('DELETE', `${base}/playlists/${other.id}/`)).status).toBe(204);
-    expect((await call('GET', `${base}/playlists/${other.id}/dynamic/`)).status).toBe(404);
+    expect((await call('GET', `${base}/playlists/${other.id}/dynamic_playlist/`)).status).toBe(404);
   });
 });
 

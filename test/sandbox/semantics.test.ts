@@ -35,8 +35,8 @@ describe('custom_params replacement (spec rule 3)', () => {
 
   it('playlists and players replace custom_params the same way', async () => {
     const playlist = site.playlists.manual![0]!;
-    await callJson('PATCH', `${base}/playlists/${playlist}/manual/`, { body: { metadata: { custom_params: { x: '1', y: '2' } } } });
-    const patched = await callJson('PATCH', `${base}/playlists/${playlist}/manual/`, { body: { metadata: { custom_params: { y: '2' } } } });
+    await callJson('PATCH', `${base}/playlists/${playlist}/manual_playlist/`, { body: { metadata: { custom_params: { x: '1', y: '2' } } } });
+    const patched = await callJson('PATCH', `${base}/playlists/${playlist}/manual_playlist/`, { body: { metadata: { custom_params: { y: '2' } } } });
     expect(patched.body.metadata.custom_params).toEqual({ y: '2' });
     const player = await callJson('PATCH', `${base}/players/${site.players[0]}/`, { body: { metadata: { custom_params: {} } } });
     expect(player.body.metadata.custom_params).toEqual({});
@@ -113,7 +113,7 @@ describe('query_usage', () => {
 
 describe('media lifecycle', () => {
   it('deleting a media deletes its renditions, originals, text tracks and thumbnails, and unlists it', async () => {
-    const manual = (await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/manual/`)).body;
+    const manual = (await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/manual_playlist/`)).body;
     const id = manual.manual.media_ids[0] as string;
     const renditions = (await callJson('GET', `${base}/media/${id}/media_renditions/`)).body.media_renditions;
     const poster = (await callJson('GET', `${base}/media/${id}/`)).body.relationships.poster.id;
@@ -122,7 +122,7 @@ describe('media lifecycle', () => {
     expect((await call('GET', `${base}/media/${id}/media_renditions/${renditions[0].id}/`)).status).toBe(404);
     expect((await call('GET', `${base}/thumbnails/${poster}`)).status).toBe(404);
     expect((await call('GET', `http://sandbox.test/cdn/thumbs/${poster}.svg`)).status).toBe(404);
-    const after = (await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/manual/`)).body;
+    const after = (await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/manual_playlist/`)).body;
     expect(after.manual.media_ids).not.toContain(id);
     expect((await callJson('GET', `${base}/media/?page_length=1`)).body.total).toBe(site.media_total - 1);
   });

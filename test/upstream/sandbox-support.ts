@@ -32,6 +32,8 @@ export const resetSandbox = (rateLimitPerMinute = 10_000) =>
   control('POST', 'reset', { rate_limit_per_minute: rateLimitPerMinute });
 export const setFaults = (faults: Record<string, unknown>) => control('POST', 'faults', faults);
 export const clearFaults = () => control('POST', 'faults', {});
+/** Processing of uploads: how long it takes (`seconds`), or `{ finish: true }` to end every pending one now. */
+export const setProcessing = (options: { seconds?: number; finish?: boolean }) => control('POST', 'processing', options);
 export const sandboxCatalog = () => control('GET', 'catalog') as Promise<Catalog>;
 export const sandboxStats = () => control('GET', 'stats') as Promise<{ total_calls: number; routes: Record<string, number> }>;
 

@@ -78,9 +78,12 @@ describe('arguments are checked before any request', () => {
   it('list parameters are checked and encoded', () => {
     expect(listQuery({ q: 'tags:news AND status:ready', page: 2, page_length: 50, sort: 'title:asc' }).toString())
       .toBe('q=tags%3Anews+AND+status%3Aready&page=2&page_length=50&sort=title%3Aasc');
-    for (const bad of [{ page: 0 }, { page: 1.5 }, { page_length: 501 }, { page_length: 0 }, { sort: 'title; drop' }] as ListParams[]) {
+    for (const bad of [{ page: 0 }, { page: 1.5 }, { page_length: 1001 }, { page_length: 0 }, { sort: 'title; drop' }, { sort: 'title' }] as ListParams[]) {
       expect(() => listQuery(bad)).toThrow(InvalidArgumentError);
     }
+    // The forms of the official clients' documentation.
+    expect(listQuery({ q: 'external_id: abcdefgh', page_length: 1000, sort: 'created:dsc' }).toString())
+      .toBe('q=external_id%3A+abcdefgh&page_length=1000&sort=created%3Adsc');
   });
 
   it('refuses unusable options at construction', () => {

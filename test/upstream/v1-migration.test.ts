@@ -55,7 +55,7 @@ describe('mapV1Route: the spec\'s replacement table, row by row', () => {
   it.each(['create', 'list', 'show', 'update', 'delete'])(
     'every channel video operation (/v1/channels/videos/%s) becomes a PATCH on the playlist', (action) => {
       expect(mapV1Route(`/v1/channels/videos/${action}?channel_key=p1&type=manual`, { siteId: 's1' })).toMatchObject({
-        method: 'PATCH', path: '/v2/sites/s1/playlists/p1/manual/',
+        method: 'PATCH', path: '/v2/sites/s1/playlists/p1/manual_playlist/',
       });
     });
 
@@ -69,13 +69,13 @@ describe('mapV1Route: the spec\'s replacement table, row by row', () => {
 
   it('the v1 type query becomes the playlist_type path parameter', () => {
     expect(mapV1Route('/v1/channels/create?type=dynamic', { siteId: 'abcd1234' })).toEqual({
-      method: 'POST', path: '/v2/sites/abcd1234/playlists/dynamic/',
+      method: 'POST', path: '/v2/sites/abcd1234/playlists/dynamic_playlist/',
     });
     expect(mapV1Route('/v1/channels/show?channel_key=p9&type=manual')).toMatchObject({
-      method: 'GET', path: '/v2/sites/<site_id>/playlists/p9/manual/',
+      method: 'GET', path: '/v2/sites/<site_id>/playlists/p9/manual_playlist/',
     });
     expect(mapV1Route('/v1/channels/delete?channel_key=p9&type=search')).toMatchObject({
-      method: 'DELETE', path: '/v2/sites/<site_id>/playlists/p9/search/',
+      method: 'DELETE', path: '/v2/sites/<site_id>/playlists/p9/search_playlist/',
     });
     expect(mapV1Route('/v1/channels/list?type=dynamic')).toEqual({
       method: 'GET', path: '/v2/sites/<site_id>/playlists/', query: { q: 'playlist_type:dynamic' },
@@ -191,8 +191,8 @@ describe('renditions, originals and tracks', () => {
   it('a v2 text track → v1 with a link object', () => {
     const track: TextTrack = {
       id: 't1', type: 'text_track', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z', media_id: 'm1',
-      status: 'ready', delivery_url: 'https://cdn.example/tracks/t1.vtt',
-      metadata: { label: 'English', srclang: 'en', kind: 'captions', default: true },
+      status: 'ready', error_message: null, track_kind: 'captions', delivery_url: 'https://cdn.example/tracks/t1.vtt',
+      metadata: { label: 'English', srclang: 'en', kind: 'captions', default: true, position: 0 },
     };
     const v1 = toV1Track(track);
     expect(v1).toMatchObject({ key: 't1', label: 'English', kind: 'captions', language: 'en', default: true });

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   PLAYLIST_TYPES, updateCustomParams, V2ApiError, type Media, type TypedPlaylist,
 } from '../../worker/upstream/index.ts';
-import { recordingFetch, resetSandbox, sandboxCatalog, v2Client, type CatalogSite } from './sandbox-support.ts';
+import { recordingFetch, resetSandbox, sandboxCatalog, setProcessing, v2Client, type CatalogSite } from './sandbox-support.ts';
 
 let site: CatalogSite;
 const client = v2Client();
@@ -40,12 +40,16 @@ describe('media', () => {
     expect(shown).toEqual(first);
     expect(shown.metadata.custom_params).toBeTypeOf('object');
 
+    await setProcessing({ seconds: 3600 });
     const created = await client.createMedia(site.id, {
       metadata: { title: 'Client test', tags: ['client-test'], custom_params: { origin: 'test' } },
       upload: { method: 'fetch', source_url: 'https://example.com/video.mp4', mime_type: 'video/mp4' },
     });
-    expect(created).toMatchObject({ type: 'media', metadata: { title: 'Client test', tags: ['client-test'] } });
+    // A fetch is processing until the platform has the file; held there so the answers compare.
+    expect(created).toMatchObject({ type: 'media', status: 'processing', metadata: { title: 'Client test', tags: ['client-test'] } });
     expect(await client.getMedia(site.id, created.id)).toEqual(created);
+    await setProcessing({ finish: true });
+    expect(await client.getMedia(site.id, created.id)).toMatchObject({ status: 'ready', duration: expect.any(Number) });
 
     const updated = await client.updateMedia(site.id, created.id, { metadata: { title: 'Renamed' } });
     expect(updated.metadata.title).toBe('Renamed');
@@ -244,9 +248,12 @@ describe('thumbnails', () => {
   });
 });
 
+/** The seed holds the spec's six types; the platform's watchlist type is created by the tests that need one. */
+const SEEDED_TYPES = PLAYLIST_TYPES.filter((type) => type !== 'watchlist');
+
 describe('playlists', () => {
-  it('shows each of the six types in both forms', async () => {
-    for (const type of PLAYLIST_TYPES) {
+  it('shows each of the six seeded types in both forms', async () => {
+    for (const type of SEEDED_TYPES) {
       const id = site.playlists[type]![0]!;
       const plain = await client.getPlaylist(site.id, id);
       expect(plain).toMatchObject({ id, type: 'playlist', playlist_type: type });
@@ -281,9 +288,23 @@ describe('playlists', () => {
     await notFound(client.getTypedPlaylist(site.id, dynamic.id, 'dynamic'));
   });
 
+  it('builds typed paths with the platform spelling, and handles the watchlist type beyond the seed', async () => {
+    const recorder = recordingFetch();
+    const recording = v2Client({ fetch: recorder.fetch });
+    const watchlist = await recording.createPlaylist(site.id, 'watchlist', { metadata: { title: 'Saved for later' } });
+    expect(watchlist).toMatchObject({ playlist_type: 'watchlist', watchlist: { max_items: 50 } });
+    await recording.getTypedPlaylist(site.id, watchlist.id, 'watchlist');
+    await recording.deleteTypedPlaylist(site.id, watchlist.id, 'watchlist');
+    expect(recorder.calls.map((call) => `${call.method} ${new URL(call.url).pathname}`)).toEqual([
+      `POST /v2/sites/${site.id}/playlists/watchlist_playlist/`,
+      `GET /v2/sites/${site.id}/playlists/${watchlist.id}/watchlist_playlist/`,
+      `DELETE /v2/sites/${site.id}/playlists/${watchlist.id}/watchlist_playlist/`,
+    ]);
+  });
+
   it('lists playlists of every type', async () => {
     const all = await client.listPlaylists(site.id, { page_length: 500 });
-    expect(new Set(all.playlists.map((playlist) => playlist.playlist_type))).toEqual(new Set(PLAYLIST_TYPES));
+    expect(new Set(all.playlists.map((playlist) => playlist.playlist_type))).toEqual(new Set(SEEDED_TYPES));
     // What a v1 `channels/list?type=dynamic` maps to (mapV1Route gives q: 'playlist_type:dynamic').
     const dynamic = await client.listPlaylists(site.id, { q: 'playlist_type:dynamic' });
     expect(dynamic.playlists.map((playlist) => playlist.id).sort()).toEqual([...site.playlists.dynamic!].sort());

@@ -20,7 +20,7 @@ export async function playlistOfType(site: string, type: Playlist['playlist_type
   return typedPlaylist(site, p.id, type);
 }
 export async function typedPlaylist(site: string, id: string, type: Playlist['playlist_type']): Promise<TypedPlaylist> {
-  return v2<TypedPlaylist>(`${site}/playlists/${id}/${type}/`);
+  return v2<TypedPlaylist>(`${site}/playlists/${id}/${type}_playlist/`);
 }
 export async function allMedia(site: string): Promise<Media[]> {
   return (await v2<MediaList>(`${site}/media/?page_length=500`)).media;

@@ -621,6 +621,7 @@ export class BudgetObject extends DurableObject<Env> {
         const response = await v2.raw(call.method, call.path, {
           query: new URLSearchParams(call.query ?? []),
           body: call.body,
+          ...(call.authorization ? { authorization: call.authorization } : {}),
         });
         const headers = [...response.headers].filter(([name]) => name !== 'set-cookie');
         return { status: response.status, headers, body: await response.text() } satisfies RawAnswer;

@@ -14,7 +14,11 @@ export type UpstreamCall =
   | { api: 'v2'; op: 'listTextTracks'; site: string; id: string; params: ListParams }
   | { api: 'v2'; op: 'getPlayer'; site: string; id: string }
   /** For a gateway forwarding allowlisted calls: the raw answer, whatever its status. */
-  | { api: 'v2'; op: 'raw'; method: string; path: string; query?: Array<[string, string]>; body?: unknown }
+  | {
+    api: 'v2'; op: 'raw'; method: string; path: string; query?: Array<[string, string]>; body?: unknown;
+    /** Another upstream credential than the platform secret: an upload's `Bearer <upload_token>`. */
+    authorization?: string;
+  }
   | { api: 'geo'; op: 'lookup'; ip: string };
 
 export interface BudgetRequest {

@@ -11,6 +11,7 @@ import { ApiError, invalidRequest } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { feedItem, playlistHeader } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../public-api.ts';
+import { playlistTypeOf, subresourceOf } from './playlist-answers.ts';
 import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../upstream/v2-types.ts';
 
 export interface FeedSnapshot {
@@ -134,9 +135,9 @@ export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Prom
 
 async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
   const typed = await typedPlaylist(options);
-  const type = typed.playlist_type;
-  const sub = (typed as unknown as Record<PlaylistType, PlaylistSubresources[PlaylistType] | undefined>)[type];
-  return { playlist: playlistHeader(typed), type, sub: sub ?? null };
+  const type = playlistTypeOf(typed);
+  const sub = subresourceOf(typed, type);
+  return { playlist: playlistHeader({ ...typed, playlist_type: type }), type, sub };
 }
 
 async function resolveFeed(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
@@ -158,7 +159,7 @@ async function typedPlaylist({ env, who, site, playlistId, knownType }: Omit<Fee
     }
   }
   const head = await callUpstream<Playlist>(env, who, { api: 'v2', op: 'getPlaylist', site, id: playlistId });
-  return callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: head.playlist_type });
+  return callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: playlistTypeOf(head) });
 }
 
 async function resolveMedia(options: FeedLoadOptions, type: PlaylistType,
@@ -201,6 +202,9 @@ async function resolveMedia(options: FeedLoadOptions, type: PlaylistType,
       if (!tags.length) return [];
       return list(options, tags.map((t) => term('tags', t)).join(' OR '), limit, undefined);
     }
+    case 'watchlist':
+      // Each viewer's own list: nothing the worker can resolve without the viewer.
+      return [];
   }
 }
 

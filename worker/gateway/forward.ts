@@ -17,6 +17,7 @@ import {
 } from './idempotency.ts';
 import { KeyStore } from './key-store.ts';
 import { purgeAfterWrite } from './purge.ts';
+import { rememberUpload } from './uploads.ts';
 import type { MatchedRoute } from './v2-routes.ts';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -63,6 +64,8 @@ export interface GatewayCall {
   body: Record<string, unknown> | undefined;
   /** The `Idempotency-Key` of a write, or null. */
   idempotencyKey: string | null;
+  /** The upstream credential when it is not the platform secret (an upload route's `Bearer <upload_token>`). */
+  authorization?: string;
 }
 
 export async function performCall(call: GatewayCall): Promise<Outcome> {
@@ -132,6 +135,7 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
   if (write && outcome.fromUpstream && outcome.status >= 200 && outcome.status < 300 && env.CACHE) {
     await purgeAfterWrite(env.CACHE, route);
   }
+  if (outcome.fromUpstream) await rememberUpload(db, key, route, outcome.status, outcome.body);
   return audit(outcome);
 }
 
@@ -147,6 +151,7 @@ async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetS
         api: 'v2', op: 'raw', method: route.spec.method, path: route.upstreamPath,
         ...(call.query.length ? { query: call.query } : {}),
         ...(call.body !== undefined ? { body: call.body } : {}),
+        ...(call.authorization ? { authorization: call.authorization } : {}),
       },
     }) as unknown as BudgetResult & { share: CallerShare }; // RPC typing drops the `unknown` value of the ok branch
   } catch (error) {

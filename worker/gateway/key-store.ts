@@ -81,6 +81,15 @@ export class KeyStore {
     return row ? fromRow(row) : null;
   }
 
+  /** The live key with this id, or null (unknown or revoked). */
+  async byId(id: string): Promise<AccessKey | null> {
+    const row = await this.db
+      .prepare(`SELECT ${COLUMNS} FROM access_keys WHERE id = ? AND revoked_at IS NULL`)
+      .bind(id)
+      .first<KeyRow>();
+    return row ? fromRow(row) : null;
+  }
+
   async list(): Promise<AccessKey[]> {
     const { results } = await this.db.prepare(`SELECT ${COLUMNS} FROM access_keys ORDER BY created_at, id`).all<KeyRow>();
     return results.map(fromRow);

@@ -2,11 +2,10 @@
  * What a gateway request may carry besides its path: a few list parameters, and for writes one bounded JSON object
  * made of the spec's body attributes. Each check returns the clean value to forward, or a reason to refuse.
  */
+import { checkListQuery } from '../upstream/list-query.ts';
 import type { RouteSpec } from './v2-routes.ts';
 
-export const LIST_PARAMS = ['q', 'page', 'page_length', 'sort'] as const;
-export const MAX_QUERY_LENGTH = 2048;
-export const MAX_Q_LENGTH = 1024;
+export { LIST_PARAMS, MAX_Q_LENGTH, MAX_QUERY_LENGTH } from '../upstream/list-query.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const BODY_ATTRIBUTES = ['metadata', 'upload', 'relationships'] as const;
 
@@ -15,32 +14,13 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; status: number; c
 const refuse = (description: string, status = 400, code = 'invalid_request'): Checked<never> =>
   ({ ok: false, status, code, description });
 
-const POSITIVE_INTEGER = /^[1-9]\d{0,5}$/;
-const SORT = /^[A-Za-z0-9_.]{1,64}:(asc|desc)$/;
-
-/** The query to forward, as ordered pairs; only list routes take one, and only the allowlisted parameters. */
+/**
+ * The query to forward, as ordered pairs; only list routes take one, and only the list parameters, by the rules the
+ * platform's sandbox applies too (upstream/list-query.ts): same forms accepted, same codes and descriptions refused.
+ */
 export function checkQuery(spec: RouteSpec, search: string): Checked<Array<[string, string]>> {
-  if (search.length > MAX_QUERY_LENGTH) return refuse('The query string is too long.');
-  const params = new URLSearchParams(search);
-  const pairs = [...params];
-  if (pairs.length === 0) return { ok: true, value: [] };
-  if (!spec.list) return refuse('This route takes no query parameters.');
-  const seen = new Set<string>();
-  for (const [name, value] of pairs) {
-    if (!(LIST_PARAMS as readonly string[]).includes(name)) {
-      return refuse(`Unknown query parameter; list routes accept ${LIST_PARAMS.join(', ')}.`);
-    }
-    if (seen.has(name)) return refuse(`The query parameter ${name} is given more than once.`);
-    seen.add(name);
-    if ((name === 'page' || name === 'page_length') && !POSITIVE_INTEGER.test(value)) {
-      return refuse(`${name} must be a positive integer.`);
-    }
-    if (name === 'sort' && !SORT.test(value)) return refuse('sort must look like <field>:asc or <field>:desc.');
-    if (name === 'q' && (value.length > MAX_Q_LENGTH || /[\u0000-\u001f\u007f]/.test(value))) {
-      return refuse(`q must be at most ${MAX_Q_LENGTH} printable characters.`);
-    }
-  }
-  return { ok: true, value: pairs };
+  const checked = checkListQuery(search, spec.list);
+  return checked.ok ? checked : refuse(checked.description, 400, checked.code);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -16,7 +16,8 @@ import { authenticate, outcomeResponse, performCall } from './forward.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { checkBody, checkQuery, readBoundedText } from './request-checks.ts';
 import { handleV1, v1ErrorResponse } from './v1/v1-routes.ts';
-import { matchV2Route } from './v2-routes.ts';
+import { authenticateUpload, type UploadCaller } from './uploads.ts';
+import { matchV2Route, type RouteLookup } from './v2-routes.ts';
 
 const PREFIXES = ['/v2/', '/v1/', '/admin/'];
 
@@ -31,10 +32,15 @@ export function isGatewayRequest(request: Request): boolean {
 }
 
 async function handleV2(request: Request, env: Env, path: string): Promise<Response> {
-  const key = await authenticate(request, env);
+  const lookup = matchV2Route(request.method, path);
+  // The upload routes carry the upload's own token, not an access key: they are held to the key that started it.
+  const upload = lookup.kind === 'match' && lookup.route.spec.credential === 'upload'
+    ? await authenticateUpload(request, env, lookup.route.params.upload!)
+    : null;
+  const key = upload?.key ?? await authenticate(request, env);
   let response: Response;
   try {
-    response = await forwardV2(request, env, path, key);
+    response = await forwardV2(request, env, lookup, key, upload);
   } catch (error) {
     response = gatewayErrorResponse(error);
   }
@@ -48,11 +54,14 @@ async function handleV2(request: Request, env: Env, path: string): Promise<Respo
   return response;
 }
 
-async function forwardV2(request: Request, env: Env, path: string, key: AccessKey): Promise<Response> {
-  const lookup = matchV2Route(request.method, path);
+async function forwardV2(
+  request: Request, env: Env, lookup: RouteLookup, key: AccessKey, upload: UploadCaller | null,
+): Promise<Response> {
   switch (lookup.kind) {
     case 'invalid':
       throw invalid(lookup.reason);
+    case 'invalid_playlist_type':
+      throw invalid(lookup.reason, 400, 'invalid_playlist_type');
     case 'not_found':
       throw invalid('No such v2 route (see the endpoint table of the Management API v2).', 404, 'not_found');
     case 'method_not_allowed':
@@ -60,7 +69,7 @@ async function forwardV2(request: Request, env: Env, path: string, key: AccessKe
     case 'match':
       break;
   }
-  const { route } = lookup;
+  const route = upload ? { ...lookup.route, site: upload.site } : lookup.route;
   const query = checkQuery(route.spec, new URL(request.url).search);
   if (!query.ok) throw invalid(query.description, query.status, query.code);
   const text = await readBoundedText(request);
@@ -69,7 +78,10 @@ async function forwardV2(request: Request, env: Env, path: string, key: AccessKe
   if (!body.ok) throw invalid(body.description, body.status, body.code);
   const idempotencyKey = readIdempotencyKey(request);
   if (idempotencyKey === 'invalid') throw invalid('Idempotency-Key must be 1 to 255 visible ASCII characters.');
-  const outcome = await performCall({ env, key, route, query: query.value, body: body.value, idempotencyKey });
+  const outcome = await performCall({
+    env, key, route, query: query.value, body: body.value, idempotencyKey,
+    ...(upload ? { authorization: upload.authorization } : {}),
+  });
   return outcomeResponse(outcome);
 }
 

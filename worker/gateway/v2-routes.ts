@@ -1,9 +1,9 @@
 /**
- * The v2 route table of the spec (31 routes), and the one function that turns a caller's path and method into a
+ * The v2 route table of the spec (31 routes, plus the re-upload and upload routes the official clients call), and the one function that turns a caller's path and method into a
  * checked route. Nothing reaches the upstream that this table does not describe: the path is rebuilt from the
  * checked segments in the spec's own form, so a caller cannot pick another route, host or query by encoding tricks.
  */
-import { PLAYLIST_TYPES, type PlaylistType } from '../upstream/v2-types.ts';
+import { playlistTypeFromSegment, playlistTypeRefusal } from '../upstream/path-segments.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -31,7 +31,10 @@ export interface RouteSpec {
   /** Stable name, used in the audit trail. */
   name: string;
   method: Method;
-  /** Segments after `/v2/sites/<site_id>/`; `:x` is an id, `:type` a playlist type. */
+  /**
+   * Segments after `/v2/sites/<site_id>/` (after `/v2/uploads/<upload_id>/` for the upload routes); `:x` is an id,
+   * `:type` a playlist type as the platform spells it in paths (`manual_playlist`).
+   */
   pattern: readonly string[];
   /** Whether the spec writes the path with a trailing slash (all but the thumbnail routes). */
   trailingSlash: boolean;
@@ -41,6 +44,11 @@ export interface RouteSpec {
   /** Takes a JSON body (`metadata`/`upload`/`relationships`). */
   body: boolean;
   purge: PurgeScope;
+  /**
+   * Whose credential the call carries: `key` (an access key; the platform secret goes upstream) or `upload` (the
+   * upload token the platform handed out with the media, checked against the key that created it and forwarded).
+   */
+  credential: 'key' | 'upload';
 }
 
 const route = (name: string, method: Method, path: string, options: Partial<RouteSpec> = {}): RouteSpec => {
@@ -53,6 +61,7 @@ const route = (name: string, method: Method, path: string, options: Partial<Rout
     list: false,
     body: method === 'POST' || method === 'PATCH' || method === 'PUT',
     purge: 'none',
+    credential: 'key',
     ...options,
   };
 };
@@ -64,6 +73,10 @@ export const V2_ROUTES: readonly RouteSpec[] = [
   route('media.show', 'GET', 'media/:media/'),
   route('media.update', 'PATCH', 'media/:media/', { purge: 'media' }),
   route('media.delete', 'DELETE', 'media/:media/', { purge: 'media' }),
+  // Not in the spec's table, but what the official clients call to replace a media's source (Python and Java PUT,
+  // Go POSTs). It answers like a create: an upload link, or an upload id and token.
+  route('media.reupload', 'PUT', 'media/:media/reupload/', { purge: 'media' }),
+  route('media.reupload', 'POST', 'media/:media/reupload/', { purge: 'media' }),
   route('media_renditions.create', 'POST', 'media/:media/media_renditions/', { purge: 'media-only' }),
   route('media_renditions.list', 'GET', 'media/:media/media_renditions/', { list: true }),
   route('media_renditions.show', 'GET', 'media/:media/media_renditions/:rendition/'),
@@ -96,6 +109,16 @@ export const V2_ROUTES: readonly RouteSpec[] = [
   route('usage.query', 'PUT', 'query_usage/', { access: 'read' }),
 ];
 
+/**
+ * The platform's upload API, `/v2/uploads/<upload_id>/...`, as the official clients drive a multipart upload with the
+ * upload's own token. Both are part of a write: scope `write`, the write lane, audited. The clients write the paths
+ * with and without a trailing slash; upstream they go without (the Python and Go clients' form).
+ */
+export const UPLOAD_ROUTES: readonly RouteSpec[] = [
+  route('uploads.parts', 'GET', 'parts', { access: 'write', list: true, credential: 'upload' }),
+  route('uploads.complete', 'PUT', 'complete', { body: false, credential: 'upload' }),
+];
+
 /** Ids: letters, digits, `_` and `-`, as the platform issues them; nothing that could mean something in a path. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const MAX_PATH_LENGTH = 512;
@@ -103,9 +126,15 @@ export const MAX_PATH_LENGTH = 512;
 export interface MatchedRoute {
   spec: RouteSpec;
   site: string;
-  /** Path parameters by name (`media`, `rendition`, `track`, `thumbnail`, `playlist`, `player`, `type`). */
+  /**
+   * Path parameters by name (`media`, `rendition`, `track`, `thumbnail`, `playlist`, `player`, `upload`, and `type`:
+   * the playlist type by its short name, `manual`).
+   */
   params: Record<string, string>;
-  /** The upstream path, rebuilt from checked segments: `/v2/sites/<site>/...`. */
+  /**
+   * The upstream path, rebuilt from checked segments: `/v2/sites/<site>/...` (`/v2/uploads/<id>/...`). The site of an
+   * upload route is empty until its upload is looked up.
+   */
   upstreamPath: string;
 }
 
@@ -115,11 +144,9 @@ export type RouteLookup =
   | { kind: 'method_not_allowed'; allow: Method[] }
   | { kind: 'not_found' }
   /** The path itself is unusable (encoding, empty segments, length, charset). */
-  | { kind: 'invalid'; reason: string };
-
-function isPlaylistType(value: string): value is PlaylistType {
-  return (PLAYLIST_TYPES as readonly string[]).includes(value);
-}
+  | { kind: 'invalid'; reason: string }
+  /** A typed-playlist path whose type segment is not one (`manual` instead of `manual_playlist`): 400, as upstream. */
+  | { kind: 'invalid_playlist_type'; reason: string };
 
 function bind(pattern: readonly string[], segments: readonly string[]): Record<string, string> | null {
   if (pattern.length !== segments.length) return null;
@@ -128,8 +155,9 @@ function bind(pattern: readonly string[], segments: readonly string[]): Record<s
     const want = pattern[i]!;
     const got = segments[i]!;
     if (want === ':type') {
-      if (!isPlaylistType(got)) return null;
-      params.type = got;
+      const type = playlistTypeFromSegment(got);
+      if (type === null) return null;
+      params.type = type;
     } else if (want.startsWith(':')) {
       if (!ID_PATTERN.test(got)) return null;
       params[want.slice(1)] = got;
@@ -153,18 +181,37 @@ export function matchV2Route(method: string, pathname: string): RouteLookup {
   const segments = trimmed.slice('/v2/'.length).split('/');
   if (segments.some((s) => s === '')) return { kind: 'invalid', reason: 'The path holds an empty segment.' };
   if (segments.some((s) => s === '.' || s === '..')) return { kind: 'invalid', reason: 'Dot segments are not allowed.' };
-  const [sites, site, ...rest] = segments;
-  if (sites !== 'sites' || site === undefined || rest.length === 0) return { kind: 'not_found' };
-  if (!ID_PATTERN.test(site)) return { kind: 'invalid', reason: 'The site id is not valid.' };
+  const [top, owner, ...rest] = segments;
+  if (top === 'uploads' && owner !== undefined && rest.length === 1) {
+    if (!ID_PATTERN.test(owner)) return { kind: 'invalid', reason: 'The upload id is not valid.' };
+    return lookUp(method, UPLOAD_ROUTES, rest, '', { upload: owner }, `/v2/uploads/${owner}/`);
+  }
+  if (top !== 'sites' || owner === undefined || rest.length === 0) return { kind: 'not_found' };
+  if (!ID_PATTERN.test(owner)) return { kind: 'invalid', reason: 'The site id is not valid.' };
+  // The type segment of a typed-playlist path must be the platform's spelling; the upstream refuses anything else
+  // with 400 invalid_playlist_type, and so does the gateway, without spending a call on it.
+  const typeSegment = rest[0] === 'playlists'
+    ? rest.length === 3 ? rest[2] : rest.length === 2 && method === 'POST' ? rest[1] : undefined
+    : undefined;
+  if (typeSegment !== undefined && playlistTypeFromSegment(typeSegment) === null &&
+    (rest.length === 2 || ID_PATTERN.test(rest[1]!))) {
+    return { kind: 'invalid_playlist_type', reason: playlistTypeRefusal(typeSegment) };
+  }
+  return lookUp(method, V2_ROUTES, rest, owner, {}, `/v2/sites/${owner}/`);
+}
 
+function lookUp(
+  method: string, table: readonly RouteSpec[], rest: readonly string[], site: string, fixed: Record<string, string>,
+  prefix: string,
+): RouteLookup {
   const allow = new Set<Method>();
-  for (const spec of V2_ROUTES) {
+  for (const spec of table) {
     const params = bind(spec.pattern, rest);
     if (!params) continue;
     allow.add(spec.method);
     if (spec.method !== method) continue;
-    const upstreamPath = `/v2/sites/${site}/${rest.join('/')}${spec.trailingSlash ? '/' : ''}`;
-    return { kind: 'match', route: { spec, site, params, upstreamPath } };
+    const upstreamPath = `${prefix}${rest.join('/')}${spec.trailingSlash ? '/' : ''}`;
+    return { kind: 'match', route: { spec, site, params: { ...fixed, ...params }, upstreamPath } };
   }
   if (allow.size === 0) return { kind: 'not_found' };
   return { kind: 'method_not_allowed', allow: METHODS.filter((m) => allow.has(m)) };

@@ -27,11 +27,42 @@ export function isPlaylistType(value: unknown): value is PlaylistType {
   return typeof value === 'string' && (PLAYLIST_TYPES as readonly string[]).includes(value);
 }
 
-export function playlistTypeSegment(value: unknown): PlaylistType {
-  if (!isPlaylistType(value)) {
+/** The path spelling of every type: `manual_playlist`, `dynamic_playlist`, … */
+export const PLAYLIST_TYPE_SEGMENTS: readonly string[] = PLAYLIST_TYPES.map((type) => `${type}_playlist`);
+
+/**
+ * The path segment of a playlist type, as the platform spells it: `manual` → `manual_playlist` (both official clients
+ * build `playlists/<type>_playlist/` and `playlists/<id>/<type>_playlist/`). Either spelling may be given.
+ */
+export function playlistTypeSegment(value: unknown): string {
+  const type = readPlaylistType(value);
+  if (type === null) {
     throw new InvalidArgumentError('type', `type must be one of ${PLAYLIST_TYPES.join(', ')}.`);
   }
-  return value;
+  return `${type}_playlist`;
+}
+
+/** The type a path segment names: only the platform's spelling (`manual_playlist`); anything else is null. */
+export function playlistTypeFromSegment(segment: string): PlaylistType | null {
+  if (!segment.endsWith('_playlist')) return null;
+  const type = segment.slice(0, -'_playlist'.length);
+  return isPlaylistType(type) ? type : null;
+}
+
+/** A playlist's type read from an answer, whichever way it is written (`manual` or `manual_playlist`); else null. */
+export function readPlaylistType(value: unknown): PlaylistType | null {
+  if (isPlaylistType(value)) return value;
+  return typeof value === 'string' ? playlistTypeFromSegment(value) : null;
+}
+
+/**
+ * Why a typed-playlist path segment is refused, naming what is accepted: the short spelling gets the platform's
+ * (`'manual' → 'manual_playlist'`). One text for the sandbox and the gateway, so both refuse alike.
+ */
+export function playlistTypeRefusal(segment: string): string {
+  const hint = isPlaylistType(segment) ? ` The platform spells it '${segment}_playlist'.` : '';
+  const shown = segment.length > 64 ? `${segment.slice(0, 64)}…` : segment;
+  return `'${shown}' is not a playlist type path segment.${hint} Use one of ${PLAYLIST_TYPE_SEGMENTS.join(', ')}.`;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { mergeCustomParams, type CustomParamChanges } from './custom-params.ts';
 import { camelToSnake } from './error-body.ts';
 import { InvalidArgumentError } from './errors.ts';
-import { isPlaylistType, pathSegment } from './path-segments.ts';
+import { pathSegment, playlistTypeSegment, readPlaylistType } from './path-segments.ts';
 import type { HttpMethod } from './v2-client.ts';
 import type {
   CustomParams, Media, MediaCreateBody, MediaMetadata, MediaRendition, MediaUpdateBody, Original, Player,
@@ -144,9 +144,11 @@ export function mapV1Route(v1Path: string, options: MapV1RouteOptions = {}): V1R
   if ('unsupported' in known) return known;
 
   const query = new URLSearchParams(queryPart);
-  const type = query.get('type');
-  if (type !== null && !isPlaylistType(type)) {
-    throw new InvalidArgumentError('type', `type ${JSON.stringify(type.slice(0, 40))} is not a v2 playlist type.`);
+  const given = query.get('type');
+  // v1 wrote `manual`/`dynamic`; the v2 path spells the type `manual_playlist` (either is read here).
+  const type = given === null ? null : readPlaylistType(given);
+  if (given !== null && type === null) {
+    throw new InvalidArgumentError('type', `type ${JSON.stringify(given.slice(0, 40))} is not a v2 playlist type.`);
   }
   let mapped: V1RouteMapping = known;
   // With a known type, show and delete of a channel use the typed form (GET/DELETE playlists/<id>/<type>/).
@@ -155,7 +157,7 @@ export function mapV1Route(v1Path: string, options: MapV1RouteOptions = {}): V1R
   const fill = (path: string): string => {
     let filled = path;
     if (options.siteId !== undefined) filled = filled.replace('<site_id>', pathSegment('siteId', options.siteId));
-    if (type) filled = filled.replace('<playlist_type>', type);
+    if (type) filled = filled.replace('<playlist_type>', playlistTypeSegment(type));
     for (const [param, placeholder] of Object.entries(V1_KEY_PARAMS)) {
       const value = query.get(param);
       if (value !== null) filled = filled.replace(placeholder, pathSegment(param, value));
@@ -502,21 +504,25 @@ export interface V1Channel {
 }
 
 export function toV1Channel(playlist: Playlist | TypedPlaylist): V1Channel {
+  // The answer may write the type either way (`manual` or `manual_playlist`); v1 knew the short name.
+  const type = readPlaylistType(playlist.playlist_type) ?? playlist.playlist_type;
+  const record = playlist as unknown as Record<string, unknown>;
+  const subresources = { dynamic: record.dynamic ?? record.dynamic_playlist, manual: record.manual ?? record.manual_playlist } as
+    Partial<Pick<PlaylistSubresources, 'dynamic' | 'manual'>>;
   const channel: V1Channel = {
     key: playlist.id,
     title: playlist.metadata.title,
     description: playlist.metadata.description,
     author: playlist.metadata.author,
     link: playlist.metadata.link,
-    type: playlist.playlist_type,
+    type,
     custom: { ...playlist.metadata.custom_params },
   };
-  const subresources = playlist as Partial<PlaylistSubresources>;
-  if (playlist.playlist_type === 'dynamic' && subresources.dynamic) {
+  if (type === 'dynamic' && subresources.dynamic) {
     channel.tags = subresources.dynamic.tags.join(', ');
     channel.tags_mode = subresources.dynamic.tags_mode;
   }
-  if (playlist.playlist_type === 'manual' && subresources.manual) {
+  if (type === 'manual' && subresources.manual) {
     channel.videos = { total: subresources.manual.media_ids.length };
   }
   return channel;
@@ -579,7 +585,7 @@ export function toV1Track(track: TextTrack): V1Track {
   return {
     key: track.id,
     label: track.metadata.label,
-    kind: track.metadata.kind,
+    kind: track.track_kind ?? track.metadata.kind,
     language: track.metadata.srclang,
     default: track.metadata.default,
     status: track.status,

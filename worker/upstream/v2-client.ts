@@ -6,6 +6,7 @@
  */
 import { errorItemsFromBody } from './error-body.ts';
 import { InvalidArgumentError, UpstreamRequestError, V2ApiError } from './errors.ts';
+import { checkSort, MAX_Q_LENGTH } from './list-query.ts';
 import { paginate, type PaginateOptions } from './paginate.ts';
 import { checkRawV2Path, pathSegment, playlistTypeSegment } from './path-segments.ts';
 import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from './rate-limit.ts';
@@ -15,7 +16,8 @@ import {
 } from './transport.ts';
 import {
   MAX_PAGE_LENGTH,
-  type ListParams, type Media, type MediaCreateBody, type MediaList, type MediaRendition,
+  type ListParams, type Media, type MediaCreateBody, type MediaCreateResult, type MediaReuploadBody, type UploadPartList,
+  type TextTrackCreateResult, type MediaList, type MediaRendition,
   type MediaRenditionCreateBody, type MediaRenditionList, type MediaUpdateBody, type Original, type OriginalList,
   type Player, type PlayerCreateBody, type PlayerList, type PlayerUpdateBody, type Playlist, type PlaylistCreateBody,
   type PlaylistList, type PlaylistType, type PlaylistUpdateBody, type QueryUsageBody, type RemoveTagBody,
@@ -48,7 +50,6 @@ export interface V2ClientOptions {
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-const MAX_Q_LENGTH = 2000;
 
 interface Call {
   method: HttpMethod;
@@ -56,9 +57,14 @@ interface Call {
   query?: URLSearchParams;
   body?: unknown;
   options?: CallOptions;
+  /** Another credential than the API secret (an upload's token). */
+  authorization?: string;
 }
 
-/** `q`, `page`, `page_length`, `sort` as query parameters, checked before any request. */
+/**
+ * `q`, `page`, `page_length`, `sort` as query parameters, checked before any request by the same rules the gateway
+ * and the sandbox apply (list-query.ts): `sort` may end in `:asc`, `:desc` or `:dsc`, `page_length` is at most 1000.
+ */
 export function listQuery(params: ListParams = {}): URLSearchParams {
   const query = new URLSearchParams();
   const { q, page, page_length: pageLength, sort } = params;
@@ -79,9 +85,8 @@ export function listQuery(params: ListParams = {}): URLSearchParams {
     query.set('page_length', String(pageLength));
   }
   if (sort !== undefined) {
-    if (typeof sort !== 'string' || !/^[A-Za-z0-9_.]+(:(asc|desc))?$/.test(sort)) {
-      throw new InvalidArgumentError('sort', "sort must look like '<field>:asc' or '<field>:desc'.");
-    }
+    const checked = typeof sort === 'string' ? checkSort(sort) : null;
+    if (!checked?.ok) throw new InvalidArgumentError('sort', "sort must look like '<field>:asc' or '<field>:dsc'.");
     query.set('sort', sort);
   }
   return query;
@@ -120,8 +125,13 @@ export class V2Client {
 
   // -------------------------------------------------------------------------------------------------------- media
 
-  async createMedia(site: string, body: MediaCreateBody, options?: CallOptions): Promise<Media> {
+  /** With `upload.method` `direct` the answer carries `upload_link`; with `multipart`, `upload_id` and `upload_token`. */
+  async createMedia(site: string, body: MediaCreateBody, options?: CallOptions): Promise<MediaCreateResult> {
     return this.#json({ method: 'POST', path: this.#site(site, 'media/'), body, options });
+  }
+  /** A new source for a media (PUT media/<id>/reupload/); answers like `createMedia`. */
+  async reuploadMedia(site: string, mediaId: string, body: MediaReuploadBody, options?: CallOptions): Promise<MediaCreateResult> {
+    return this.#json({ method: 'PUT', path: this.#media(site, mediaId, 'reupload/'), body, options });
   }
   async listMedia(site: string, params?: ListParams, options?: CallOptions): Promise<MediaList> {
     return this.#json({ method: 'GET', path: this.#site(site, 'media/'), query: listQuery(params), options });
@@ -165,9 +175,26 @@ export class V2Client {
     return paginate((page) => this.listOriginals(site, mediaId, page, options), 'originals', params, options);
   }
 
+  // ------------------------------------------------------------------------------------------------------ uploads
+  // A multipart upload is driven with its own token, not the API secret (as the official clients do).
+
+  /** GET uploads/<upload_id>/parts: each part's pre-signed link (and `etag` once its bytes are in). */
+  async listUploadParts(uploadId: string, uploadToken: string, params: Pick<ListParams, 'page' | 'page_length'> = {}, options?: CallOptions): Promise<UploadPartList> {
+    return this.#json({
+      method: 'GET', path: this.#upload(uploadId, 'parts'), query: listQuery(params), options,
+      authorization: this.#uploadAuthorization(uploadToken),
+    });
+  }
+  /** PUT uploads/<upload_id>/complete: every part is in; the media goes on to processing. */
+  async completeUpload(uploadId: string, uploadToken: string, options?: CallOptions): Promise<void> {
+    return this.#void({
+      method: 'PUT', path: this.#upload(uploadId, 'complete'), options, authorization: this.#uploadAuthorization(uploadToken),
+    });
+  }
+
   // ------------------------------------------------------------------------------------------------- text tracks
 
-  async createTextTrack(site: string, mediaId: string, body: TextTrackCreateBody, options?: CallOptions): Promise<TextTrack> {
+  async createTextTrack(site: string, mediaId: string, body: TextTrackCreateBody, options?: CallOptions): Promise<TextTrackCreateResult> {
     return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'text_tracks/'), body, options });
   }
   async listTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<TextTrackList> {
@@ -272,12 +299,19 @@ export class V2Client {
   async raw(
     method: string,
     path: string,
-    init: { query?: URLSearchParams; body?: unknown } & CallOptions = {},
+    init: { query?: URLSearchParams; body?: unknown; authorization?: string } & CallOptions = {},
   ): Promise<Response> {
     const verb = typeof method === 'string' ? method.toUpperCase() : '';
     if (!METHODS.includes(verb)) throw new InvalidArgumentError('method', `method must be one of ${METHODS.join(', ')}.`);
     const call: Call = { method: verb as HttpMethod, path: checkRawV2Path(path), options: init };
     if (init.query) call.query = init.query;
+    // An upload's own token (`Bearer <upload_token>`) for the upload routes; the secret otherwise.
+    if (init.authorization !== undefined) {
+      if (typeof init.authorization !== 'string' || !/^Bearer [\x21-\x7e]+$/.test(init.authorization)) {
+        throw new InvalidArgumentError('authorization', "authorization must be 'Bearer <token>' of visible ASCII characters.");
+      }
+      call.authorization = init.authorization;
+    }
     if (init.body !== undefined) {
       if (verb === 'GET' || verb === 'DELETE') throw new InvalidArgumentError('body', `${verb} requests carry no body.`);
       call.body = init.body;
@@ -305,6 +339,15 @@ export class V2Client {
   #playlist(site: string, playlistId: string, type?: PlaylistType): string {
     const typed = type === undefined ? '' : `${playlistTypeSegment(type)}/`;
     return this.#site(site, `playlists/${pathSegment('playlistId', playlistId)}/${typed}`);
+  }
+  #upload(uploadId: string, action: 'parts' | 'complete'): string {
+    return `/v2/uploads/${pathSegment('uploadId', uploadId)}/${action}`;
+  }
+  #uploadAuthorization(token: string): string {
+    if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token)) {
+      throw new InvalidArgumentError('uploadToken', 'uploadToken must be a non-empty token of visible ASCII characters.');
+    }
+    return `Bearer ${token}`;
   }
   #player(site: string, playerId: string): string {
     return this.#site(site, `players/${pathSegment('playerId', playerId)}/`);
@@ -367,7 +410,7 @@ export class V2Client {
     const query = call.query?.toString();
     const url = `${this.#baseUrl}${call.path}${query ? `?${query}` : ''}`;
     // From scratch on every call: nothing of an incoming request can leak into the upstream one.
-    const headers = new Headers({ authorization: this.#authorization, accept: 'application/json' });
+    const headers = new Headers({ authorization: call.authorization ?? this.#authorization, accept: 'application/json' });
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);

@@ -86,6 +86,42 @@ export interface MediaCreateBody {
   metadata?: Partial<MediaMetadata>;
   upload?: Partial<MediaUpload>;
 }
+
+/**
+ * What POST media/ (and PUT media/<id>/reupload/) answer: the media, plus what the caller needs to send the file.
+ * `direct`: `upload_link`, a pre-signed URL to PUT the whole file to (no credential; the answer's `ETag` is the quoted
+ * MD5 of the bytes). `multipart`: `upload_id` and `upload_token`, for `GET uploads/<upload_id>/parts` and
+ * `PUT uploads/<upload_id>/complete` with `Authorization: Bearer <upload_token>`. The media is `created` (or
+ * `updating` on a re-upload) until the bytes are in, then `processing`, then `ready` or `failed`.
+ */
+export type MediaCreateResult = Media & {
+  upload_link?: string;
+  upload_id?: string;
+  upload_token?: string;
+};
+
+/** PUT media/<id>/reupload/: a new source for an existing media (its metadata is kept). */
+export interface MediaReuploadBody {
+  upload: Partial<MediaUpload>;
+}
+
+/** One part of a multipart upload, as GET uploads/<upload_id>/parts lists it. */
+export interface UploadPart {
+  /** The part number, from 1 (the official Python client reads it as `id`). */
+  id: number;
+  /** The same number under the name the platform's documentation uses. */
+  part_number: number;
+  /** Pre-signed URL to PUT this part's bytes to (every part but the last at least 5 MiB). */
+  upload_link: string;
+  /** MD5 hex of the bytes received for this part (unquoted), or null while none were. */
+  etag: string | null;
+}
+export type UploadPartList = PageInfo & { parts: UploadPart[] };
+
+/** Every part but the last of a multipart upload must hold at least this many bytes. */
+export const MIN_UPLOAD_PART_BYTES = 5 * 1024 * 1024;
+/** At most this many parts in one multipart upload. */
+export const MAX_UPLOAD_PARTS = 10_000;
 export interface MediaUpdateBody {
   metadata?: Partial<MediaMetadata>;
 }
@@ -126,14 +162,29 @@ export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'description
 export interface TextTrack extends ResourceBase<'text_track'> {
   media_id: string;
   status: 'processing' | 'ready' | 'failed';
+  /** Why processing failed, else null. */
+  error_message: string | null;
+  /** The kind, at the top level where the official clients read it (the same as `metadata.kind`). */
+  track_kind: TextTrackKind;
   /** One URL (v1 had a `link` object). Serves WebVTT. */
   delivery_url: string;
-  metadata: { label: string; srclang: string; kind: TextTrackKind; default: boolean };
+  /** `position`: the track's place in the player's menu (from 0). */
+  metadata: { label: string; srclang: string; kind: TextTrackKind; default: boolean; position: number };
 }
 export interface TextTrackCreateBody {
-  metadata: Partial<TextTrack['metadata']>;
-  upload?: { method: 'fetch' | 'direct'; source_url?: string; mime_type?: string };
+  /** `track_kind` is the platform's name for the kind on create; `kind` is accepted too. */
+  metadata: Partial<TextTrack['metadata']> & { track_kind?: TextTrackKind };
+  upload?: {
+    method: 'fetch' | 'direct';
+    source_url?: string;
+    download_url?: string;
+    mime_type?: string;
+    file_format?: 'vtt' | 'srt' | 'dfxp';
+    auto_publish?: boolean;
+  };
 }
+/** POST text_tracks/ with `upload.method: 'direct'` also answers where to PUT the file. */
+export type TextTrackCreateResult = TextTrack & { upload_link?: string };
 
 // ---------------------------------------------------------------------------------------------------------- thumbnails
 
@@ -160,7 +211,13 @@ export interface ThumbnailUpdateBody {
 
 // ----------------------------------------------------------------------------------------------------------- playlists
 
-export const PLAYLIST_TYPES = ['article_matching', 'dynamic', 'manual', 'recommendations', 'search', 'trending'] as const;
+/**
+ * Playlist types by their short names, as answers write them in `playlist_type` and as reelgate's public API names
+ * them. Paths spell them with a `_playlist` suffix (`playlists/manual_playlist/`): see `playlistTypeSegment()` in
+ * path-segments.ts, the one place a type becomes a path segment or is read back. `watchlist` is the platform's
+ * per-viewer list: its contents are each viewer's own, so a feed of it has no items.
+ */
+export const PLAYLIST_TYPES = ['article_matching', 'dynamic', 'manual', 'recommendations', 'search', 'trending', 'watchlist'] as const;
 export type PlaylistType = (typeof PLAYLIST_TYPES)[number];
 
 /** The playlist's own fields: the spec's top-level fields. */
@@ -189,6 +246,8 @@ export interface PlaylistSubresources {
   recommendations: { related_by: 'tags'; seed_media_id: string | null; max_items: number };
   /** Media matching the tags of the article page the widget sits on (given by the caller), else these defaults. */
   article_matching: { match_field: 'tags'; default_tags: string[]; max_items: number };
+  /** Each viewer's own saved media: nothing a management call or a public feed can list. */
+  watchlist: { max_items: number };
 }
 
 export type PlaylistSubresource<T extends PlaylistType = PlaylistType> = PlaylistSubresources[T];
@@ -271,9 +330,11 @@ export interface UsageResult {
  * List query. `q` is `field:value` terms joined by ` AND ` or ` OR ` (AND binds tighter), a value in double quotes may
  * hold spaces; fields are a resource's top-level or metadata fields (`id`, `title`, `tags`, `status`,
  * `media_type`, `publish_start_date`, custom params as `custom_params.<name>`...). `tags:x` matches a media carrying x.
- * Ranges: `publish_start_date:[2026-01-01 TO 2026-06-30]`. `sort` is `<field>:asc|desc`.
+ * Ranges: `publish_start_date:[2026-01-01 TO 2026-06-30]`. `sort` is `<field>:asc|desc` (`dsc`, the spelling of the
+ * platform's own documentation, is the same as `desc`).
  */
 export interface ListParams {
+  /** `field:value` terms; a space after the colon is allowed (`external_id: abc`). */
   q?: string;
   page?: number;
   page_length?: number;
@@ -295,7 +356,7 @@ export type PlayerList = PageInfo & { players: Player[] };
 
 /** Default and maximum `page_length` the platform applies. */
 export const DEFAULT_PAGE_LENGTH = 10;
-export const MAX_PAGE_LENGTH = 500;
+export const MAX_PAGE_LENGTH = 1000;
 
 // --------------------------------------------------------------------------------------------------------- rate limits
 

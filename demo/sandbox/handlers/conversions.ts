@@ -9,6 +9,7 @@ import { freshId } from '../prng.ts';
 import { withOrigin } from '../present.ts';
 import { listPage } from '../query.ts';
 import { track } from '../seed.ts';
+import { startUpload, uploadLink } from '../uploads.ts';
 import { loadMedia } from './media.ts';
 
 const RENDITION_MIME_TYPES = ['video/mp4', 'video/webm', 'audio/mp4', 'application/vnd.apple.mpegurl'] as const;
@@ -80,8 +81,14 @@ export function listOriginals(ctx: RouteContext): Response {
 const SRCLANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 function applyTrackMetadata(current: TextTrack['metadata'], patch: Record<string, unknown>): TextTrack['metadata'] {
-  onlyKnown(patch, 'metadata', ['label', 'srclang', 'kind', 'default']);
+  onlyKnown(patch, 'metadata', ['label', 'srclang', 'kind', 'track_kind', 'default', 'position']);
   const next = { ...current };
+  // `track_kind` is the platform's name (what the official clients send); `kind` is the same field.
+  if (patch.kind !== undefined && patch.track_kind !== undefined && patch.kind !== patch.track_kind) {
+    throw invalid('invalid_parameter', 'metadata.kind and metadata.track_kind name the same field; give one.');
+  }
+  if (patch.track_kind !== undefined) next.kind = field.oneOf(patch.track_kind, 'metadata.track_kind', TRACK_KINDS);
+  if (patch.position !== undefined) next.position = field.int(patch.position, 'metadata.position', 0, 100);
   if (patch.label !== undefined) next.label = field.string(patch.label, 'metadata.label', { nonEmpty: true, max: 100 }) as string;
   if (patch.srclang !== undefined) {
     const srclang = field.string(patch.srclang, 'metadata.srclang', { nonEmpty: true }) as string;
@@ -108,18 +115,37 @@ export function createTextTrack(ctx: RouteContext): Response {
   const media = loadMedia(ctx, siteId);
   const metadata = requireSection(ctx.body, 'metadata');
   if (metadata.srclang === undefined) throw invalid('invalid_parameter', 'metadata.srclang is required (e.g. en).');
+  // The official clients send `download_url` for a fetch and `file_format` for a direct upload (the Go client's
+  // TextTrackUploadRequest); `source_url` is the name the media upload uses, accepted too.
+  let method: 'fetch' | 'direct' | null = null;
+  let mimeType: string | null = null;
   if (ctx.body.upload) {
-    onlyKnown(ctx.body.upload, 'upload', ['method', 'source_url', 'mime_type']);
-    const method = field.oneOf(ctx.body.upload.method ?? 'fetch', 'upload.method', ['fetch', 'direct'] as const);
-    if (method === 'fetch') field.url(ctx.body.upload.source_url, 'upload.source_url');
-    if (ctx.body.upload.mime_type !== undefined) field.oneOf(ctx.body.upload.mime_type, 'upload.mime_type', ['text/vtt', 'application/x-subrip'] as const);
+    const upload = ctx.body.upload;
+    onlyKnown(upload, 'upload', ['method', 'source_url', 'download_url', 'mime_type', 'file_format', 'auto_publish']);
+    method = field.oneOf(upload.method ?? (upload.source_url ?? upload.download_url ? 'fetch' : 'direct'), 'upload.method', ['fetch', 'direct'] as const);
+    if (method === 'fetch') {
+      if (upload.source_url === undefined && upload.download_url === undefined) {
+        throw invalid('invalid_parameter', "upload.download_url (or upload.source_url) is required when upload.method is 'fetch'.");
+      }
+      field.url(upload.download_url ?? upload.source_url, upload.download_url !== undefined ? 'upload.download_url' : 'upload.source_url');
+    }
+    if (upload.mime_type !== undefined) mimeType = field.oneOf(upload.mime_type, 'upload.mime_type', ['text/vtt', 'application/x-subrip', 'application/ttml+xml'] as const);
+    if (upload.file_format !== undefined) {
+      const format = field.oneOf(upload.file_format, 'upload.file_format', ['vtt', 'srt', 'dfxp'] as const);
+      mimeType ??= format === 'vtt' ? 'text/vtt' : format === 'srt' ? 'application/x-subrip' : 'application/ttml+xml';
+    }
+    if (upload.auto_publish !== undefined) field.boolean(upload.auto_publish, 'upload.auto_publish');
   }
-  const meta = applyTrackMetadata({ label: '', srclang: 'en', kind: 'captions', default: false }, metadata);
+  const meta = applyTrackMetadata({ label: '', srclang: 'en', kind: 'captions', default: false, position: 0 }, metadata);
   if (meta.label === '') meta.label = meta.srclang;
+  if (metadata.position === undefined) meta.position = ctx.store.list<TextTrack>('text_track', siteId, media.id).length;
   const created = track(freshId(), media.id, nowIso(ctx), meta);
+  // A direct upload waits for its file: `processing` until the bytes are PUT to the upload link.
+  const upload = method === 'direct' ? startUpload(ctx.store, siteId, 'text_track', created.id, 'direct', mimeType, nowIso(ctx)) : null;
+  if (upload) created.status = 'processing';
   ctx.store.put('text_track', siteId, media.id, created);
   if (meta.default) clearOtherDefaults(ctx, siteId, media.id, created.id);
-  return json(withOrigin(created, ctx.origin), 201);
+  return json({ ...withOrigin(created, ctx.origin), ...(upload ? { upload_link: uploadLink(ctx.origin, upload, 'direct') } : {}) }, 201);
 }
 
 export function listTextTracks(ctx: RouteContext): Response {
@@ -146,6 +172,7 @@ export function updateTextTrack(ctx: RouteContext): Response {
   const found = loadTrack(ctx, siteId, media);
   if (ctx.body.upload || ctx.body.relationships) throw invalid('invalid_body', "Updating a text track takes 'metadata' only.");
   found.metadata = applyTrackMetadata(found.metadata, requireSection(ctx.body, 'metadata'));
+  found.track_kind = found.metadata.kind;
   found.last_modified = nowIso(ctx);
   ctx.store.put('text_track', siteId, media.id, found);
   if (found.metadata.default) clearOtherDefaults(ctx, siteId, media.id, found.id);

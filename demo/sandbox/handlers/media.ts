@@ -1,14 +1,15 @@
-// media/ routes: create (processing synchronously to `ready` when there is an upload), list, show, update with
-// custom_params replacement (spec rule 3), delete with everything the media owns.
+// media/ routes: create (with the upload flow its method asks for, see ../uploads.ts), re-upload, list, show, update
+// with custom_params replacement (spec rule 3), delete with everything the media owns.
 import type { Media, MediaMetadata, MediaUpload, TypedPlaylist } from '../../../worker/upstream/v2-types.ts';
 import { field, isObject, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
-import { durationFor, makeRendition, mediaTypeFor, processMedia } from '../conversions.ts';
+import { makeRendition, mediaTypeFor } from '../conversions.ts';
 import { MEDIA_FIELDS } from '../fields.ts';
-import { invalid, json, noContent, notFound } from '../http.ts';
+import { HttpError, invalid, json, noContent, notFound } from '../http.ts';
 import { freshId } from '../prng.ts';
 import { withOrigin } from '../present.ts';
 import { listPage } from '../query.ts';
+import { startProcessing, startUpload, uploadAnswer, type UploadDoc } from '../uploads.ts';
 
 const METADATA_KEYS = ['title', 'description', 'author', 'permalink', 'category', 'language', 'tags', 'publish_start_date',
   'publish_end_date', 'custom_params', 'external_id'] as const;
@@ -48,9 +49,9 @@ export function applyMetadata(current: MediaMetadata, patch: Record<string, unkn
   return next;
 }
 
-function readUpload(section: Record<string, unknown>): MediaUpload {
+function readUpload(section: Record<string, unknown>, methods: readonly MediaUpload['method'][] = ['direct', 'fetch', 'external', 'multipart']): MediaUpload {
   onlyKnown(section, 'upload', UPLOAD_KEYS);
-  const method = field.oneOf(section.method ?? 'fetch', 'upload.method', ['direct', 'fetch', 'external', 'multipart'] as const);
+  const method = field.oneOf(section.method ?? 'fetch', 'upload.method', methods);
   const upload: MediaUpload = {
     method,
     mime_type: section.mime_type === undefined ? null : field.string(section.mime_type, 'upload.mime_type', { nullable: true }),
@@ -84,11 +85,11 @@ export function createMedia(ctx: RouteContext): Response {
   const id = freshId();
   const media: Media = {
     id, type: 'media', created: at, last_modified: at,
-    status: upload ? 'ready' : 'created',
+    status: upload?.method === 'external' ? 'ready' : 'created',
     error_message: null,
-    duration: upload && upload.method !== 'external' ? durationFor(upload.source_url ?? id) : null,
+    duration: null,
     media_type: mediaTypeFor(upload?.mime_type),
-    mime_type: upload?.mime_type ?? (upload ? 'video/mp4' : null),
+    mime_type: upload?.mime_type ?? (upload?.method === 'external' ? 'video/mp4' : null),
     hosting_type: upload?.method === 'external' ? 'external' : 'hosted',
     metadata, upload, relationships: { poster: null },
   };
@@ -98,17 +99,50 @@ export function createMedia(ctx: RouteContext): Response {
     rendition.delivery_url = upload.source_url as string;
     rendition.filesize = 0;
     ctx.store.put('media_rendition', siteId, id, rendition);
-  } else if (upload) {
-    // The platform fetches, transcodes and thumbnails; the sandbox does it at once (it has no bytes to wait for).
-    const conv = processMedia(media, at, freshId);
-    ctx.store.put('original', siteId, id, conv.original);
-    for (const rendition of conv.renditions) ctx.store.put('media_rendition', siteId, id, rendition);
-    for (const thumbnail of conv.thumbnails) ctx.store.put('thumbnail', siteId, id, thumbnail);
-    const poster = conv.thumbnails[0]!;
-    media.relationships.poster = { id: poster.id, delivery_url: poster.delivery_url };
   }
+  const started = upload ? beginUpload(ctx, siteId, media, upload) : null;
   ctx.store.put('media', siteId, null, media);
-  return json(withOrigin(media, ctx.origin), 201);
+  return json({ ...withOrigin(media, ctx.origin), ...uploadAnswer(ctx.origin, started) }, 201);
+}
+
+/**
+ * The flow an upload method asks for: `fetch` is processing at once (the platform fetches the source), `direct` and
+ * `multipart` wait for the bytes (the answer says where to send them). Returns the upload to announce, if any.
+ */
+function beginUpload(ctx: RouteContext, siteId: string, media: Media, upload: MediaUpload): UploadDoc | null {
+  if (upload.method === 'fetch') {
+    startProcessing(ctx.store, siteId, media, ctx.now.getTime(),
+      { failure: null, mime_type: upload.mime_type ?? 'video/mp4', seed: upload.source_url ?? media.id });
+    return null;
+  }
+  if (upload.method === 'direct' || upload.method === 'multipart') {
+    return startUpload(ctx.store, siteId, 'media', media.id, upload.method, upload.mime_type, nowIso(ctx));
+  }
+  return null;
+}
+
+/**
+ * PUT (or POST) media/<id>/reupload/: a new source for a hosted media. Its metadata, text tracks and id stay; a ready
+ * media is `updating` (still served from its old renditions) until the new source is processed.
+ */
+export function reuploadMedia(ctx: RouteContext): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  if (ctx.body.metadata || ctx.body.relationships) throw invalid('invalid_body', "A re-upload takes 'upload' only; change metadata with PATCH media/<id>/.");
+  const upload = readUpload(requireSection(ctx.body, 'upload'), ['direct', 'fetch', 'multipart']);
+  if (media.hosting_type !== 'hosted') {
+    throw new HttpError(409, 'media_not_ready', `Media '${media.id}' is externally hosted; only hosted media can be re-uploaded.`);
+  }
+  if (media.status === 'processing' || media.status === 'updating') {
+    throw new HttpError(409, 'media_not_ready', `Media '${media.id}' is ${media.status}; re-upload it once that has finished.`);
+  }
+  media.upload = upload;
+  media.last_modified = nowIso(ctx);
+  if (media.status === 'failed') media.status = 'created';
+  const started = beginUpload(ctx, siteId, media, upload);
+  if (started && media.status === 'ready') media.status = 'updating';
+  ctx.store.put('media', siteId, null, media);
+  return json({ ...withOrigin(media, ctx.origin), ...uploadAnswer(ctx.origin, started) });
 }
 
 export function listMedia(ctx: RouteContext): Response {

@@ -1,12 +1,13 @@
-// playlists/: six types, each with its subresource under a key named by the type. Show and delete answer on both
-// playlists/<id>/ and playlists/<id>/<type>/; the typed form 404s when the playlist is of another type.
+// playlists/: seven types, each with its subresource under a key named by the type. Show and delete answer on both
+// playlists/<id>/ and playlists/<id>/<type>_playlist/; the typed form 404s when the playlist is of another type.
+// Answers name the type by its short name in `playlist_type` (`manual`), as the list filter `playlist_type:manual` does.
 import type { Media, Playlist, PlaylistMetadata, PlaylistType, TypedPlaylist } from '../../../worker/upstream/v2-types.ts';
 import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { PLAYLIST_FIELDS } from '../fields.ts';
 import { invalid, json, noContent, notFound } from '../http.ts';
 import { freshId } from '../prng.ts';
-import { isPublished, mergeSubresource, requirePlaylistType, SUBRESOURCE_DEFAULTS, trendingIds } from '../playlist-rules.ts';
+import { isPublished, mergeSubresource, requirePlaylistTypeSegment, SUBRESOURCE_DEFAULTS, trendingIds } from '../playlist-rules.ts';
 import { listPage } from '../query.ts';
 
 const TOP_KEYS = ['title', 'description', 'author', 'link', 'custom_params'] as const;
@@ -51,7 +52,7 @@ function refreshTrending(ctx: RouteContext, siteId: string, playlist: TypedPlayl
 
 export function createPlaylist(ctx: RouteContext): Response {
   const siteId = site(ctx);
-  const type = requirePlaylistType(param(ctx, 'playlist_type'));
+  const type = requirePlaylistTypeSegment(param(ctx, 'playlist_type'));
   if (ctx.body.upload || ctx.body.relationships) throw invalid('invalid_body', "Creating a playlist takes 'metadata' only.");
   const metadata = requireSection(ctx.body, 'metadata');
   if (metadata.title === undefined) throw invalid('invalid_parameter', 'metadata.title is required.');
@@ -72,11 +73,11 @@ export function listPlaylists(ctx: RouteContext): Response {
 
 function loadPlaylist(ctx: RouteContext, siteId: string, typed: boolean): TypedPlaylist {
   const id = param(ctx, 'playlist');
-  const type = typed ? requirePlaylistType(param(ctx, 'playlist_type')) : null;
+  const type = typed ? requirePlaylistTypeSegment(param(ctx, 'playlist_type')) : null;
   const playlist = ctx.store.get<TypedPlaylist>('playlist', siteId, id);
   if (!playlist) throw notFound(`Playlist '${id}' in site '${siteId}'`);
   if (type !== null && playlist.playlist_type !== type) {
-    throw notFound(`Playlist '${id}' is a ${playlist.playlist_type} playlist, so ${type} playlist '${id}'`);
+    throw notFound(`Playlist '${id}' is a ${playlist.playlist_type} playlist (playlists/${id}/${playlist.playlist_type}_playlist/), so ${type} playlist '${id}'`);
   }
   return playlist;
 }
