@@ -6,7 +6,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
-import type { FeedResponse, MediaResponse } from '../../worker/public-api.ts';
+import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
 import { api, config, expectError, resetWorld, sandbox, SITE } from './helpers.ts';
 import { allMedia, isPublic, playlistOfType, playlists } from './upstream-direct.ts';
 
@@ -103,6 +103,29 @@ describe('bypass 2: a playlist\'s policy guards only that playlist\'s feed', () 
     expect(fromManchester.status).toBe(206);
     await fromManchester.body?.cancel();
     await expectError(await api(source!, { ip: BERLIN, headers: { range: 'bytes=0-15' } }), 451, 'playback_denied');
+  });
+
+  it('a player configuration that names a member leaves that setting out for a refused visitor', async () => {
+    const { ids } = await gbOnlyMembers();
+    const member = [...ids][0]!;
+    const created = await sandbox(`/v2/sites/${SITE}/players/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ metadata: { name: 'Recipe of the day', release_channel: 'latest', setup_config: {
+        aspectratio: '16:9', playlist: `https://cdn.example.com/v2/media/${member}`, autostart: false,
+      } } }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const path = `/api/sites/${SITE}/players/${id}`;
+    const allowed = await api(path, { ip: MANCHESTER });
+    expect(allowed.headers.get('cache-control')).toBe('private, no-store');
+    expect((await json<PlayerResponse>(allowed)).setup_config).toMatchObject({ playlist: expect.stringContaining(member), aspectratio: '16:9' });
+    const refused = await api(path, { ip: BERLIN });
+    expect(refused.headers.get('cache-control')).toBe('private, no-store');
+    const text = await refused.text();
+    expect(text).not.toContain(member);
+    expect((JSON.parse(text) as PlayerResponse).setup_config).toEqual({ aspectratio: '16:9', autostart: false });
   });
 
   it('without the members at hand, nothing is shown as unbound: the media fails closed, and a byte request asks for a fresh URL', async () => {

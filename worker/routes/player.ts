@@ -1,8 +1,13 @@
-/** GET /api/sites/:site/players/:player — a player configuration. */
+/**
+ * GET /api/sites/:site/players/:player — a player configuration. A setting of its `setup_config` that names content
+ * under a policy (a playlist or media URL, an inline playlist) is left out for callers that content's policies refuse.
+ */
 import { cached } from '../cache/cached.ts';
 import { loadPlayer } from '../catalog/player.ts';
 import { getConfig } from '../config.ts';
-import { enforcePolicies } from '../geo/enforce.ts';
+import { allowedBy, enforcePolicies } from '../geo/enforce.ts';
+import { playlistMembership } from '../geo/membership.ts';
+import { boundSettings } from '../geo/player-references.ts';
 import type { PlayerResponse } from '../public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
@@ -15,14 +20,27 @@ export const playerRoute: Handler = async (request, env, ctx) => {
   const playerId = requireId(request.params.player, 'player');
   readQuery(request, []);
   const timing = new ServerTiming();
-  const personal = await enforcePolicies(request, env, ctx, [site.policy], timing);
+  let personal = await enforcePolicies(request, env, ctx, [site.policy], timing);
   const who = await publicCaller(request, env);
   const { value, state, storedAt } = await cached<PlayerResponse>({
     env, ctx, timing, kind: 'player', key: `player:${site.id}:${playerId}`,
     load: (_previous, freshness) => loadPlayer(env, { ...who, ...freshness }, site.id, playerId),
   });
+  let body = value;
+  if (site.playlists.size || site.media.size) {
+    const bound = boundSettings(value.setup_config, site, await playlistMembership(env, ctx, who, site, timing));
+    if (bound.size) {
+      personal = true;
+      const settings = [...bound.keys()];
+      const allowed = await allowedBy(request, env, ctx, settings.map((s) => bound.get(s)!), timing);
+      const refused = new Set(settings.filter((_, i) => !allowed[i]));
+      if (refused.size) {
+        body = { ...value, setup_config: Object.fromEntries(Object.entries(value.setup_config).filter(([k]) => !refused.has(k))) };
+      }
+    }
+  }
   timing.note('cache', state);
-  return jsonResponse(request, value, {
+  return jsonResponse(request, body, {
     cacheState: state,
     storedAt,
     timing,
