@@ -96,7 +96,9 @@ export function v1ErrorResponse(thrown: unknown): Response {
 
 async function readParams(request: Request): Promise<URLSearchParams> {
   const params = new URLSearchParams(new URL(request.url).search);
-  if (request.method !== 'POST') return params;
+  // Read whenever there is a body, whatever the method: the v1 Node client sends its GETs' parameters as a form body
+  // too, and a body left unread lets the connection be closed while the client is still writing it (ECONNRESET).
+  if (request.body === null) return params;
   const text = await readBoundedText(request, MAX_FORM_BYTES);
   if (!text.ok) throw refuse(text.status, text.code, text.description);
   if (text.value === '') return params;
