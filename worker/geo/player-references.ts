@@ -9,12 +9,26 @@ import type { Membership } from './membership.ts';
 
 /** Platform ids are eight letters and digits; inside URLs they stand between separators. */
 const ID = /(?<![A-Za-z0-9])[A-Za-z0-9]{8}(?![A-Za-z0-9])/g;
+/** The same, for a yes/no question (a global expression keeps state between tests). */
+const HAS_ID = new RegExp(ID.source);
+/** Settings that hold an id on its own (an inline playlist's items). */
+const ID_KEY = /^(media|playlist)_?id$/i;
 
-function strings(value: unknown, into: string[]): string[] {
-  if (typeof value === 'string') into.push(value);
-  else if (Array.isArray(value)) for (const item of value) strings(item, into);
-  else if (value && typeof value === 'object') for (const item of Object.values(value)) strings(item, into);
+/** The strings that can name content: URLs and paths anywhere in the value, and the values of id keys. */
+function references(value: unknown, key: string, into: string[]): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('/') || ID_KEY.test(key)) into.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) references(item, key, into);
+  } else if (value && typeof value === 'object') {
+    for (const [k, item] of Object.entries(value)) references(item, k, into);
+  }
   return into;
+}
+
+/** Whether any setting could name content at all (then, and only then, membership is worth reading). */
+export function namesAnything(setupConfig: Record<string, unknown>): boolean {
+  return Object.entries(setupConfig).some(([setting, value]) => references(value, setting, []).some((text) => HAS_ID.test(text)));
 }
 
 /**
@@ -26,7 +40,7 @@ export function boundSettings(setupConfig: Record<string, unknown>, site: SiteCo
   const bound = new Map<string, string[]>();
   for (const [setting, value] of Object.entries(setupConfig)) {
     const names = new Set<string>();
-    for (const text of strings(value, [])) {
+    for (const text of references(value, setting, [])) {
       for (const [id] of text.matchAll(ID)) {
         const playlistPolicy = site.playlists.get(id);
         if (playlistPolicy) names.add(playlistPolicy);

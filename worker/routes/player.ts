@@ -7,7 +7,7 @@ import { loadPlayer } from '../catalog/player.ts';
 import { getConfig } from '../config.ts';
 import { allowedBy, enforcePolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
-import { boundSettings } from '../geo/player-references.ts';
+import { boundSettings, namesAnything } from '../geo/player-references.ts';
 import type { PlayerResponse } from '../public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
@@ -27,7 +27,8 @@ export const playerRoute: Handler = async (request, env, ctx) => {
     load: (_previous, freshness) => loadPlayer(env, { ...who, ...freshness }, site.id, playerId),
   });
   let body = value;
-  if (site.playlists.size || site.media.size) {
+  // Membership is read only for a configuration that names something: most name no content and cost nothing here.
+  if ((site.playlists.size || site.media.size) && namesAnything(value.setup_config)) {
     const bound = boundSettings(value.setup_config, site, await playlistMembership(env, ctx, who, site, timing));
     if (bound.size) {
       personal = true;
