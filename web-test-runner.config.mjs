@@ -13,10 +13,13 @@ const worker = process.env.REELGATE_TEST_WORKER;
 const unit = 'test/components/**/*.test.ts';
 const integration = 'test/components/integration/**/*.test.ts';
 
-/** Forwards /api/* to the worker started for the integration suite, headers included (x-reelgate-dev-ip). */
+/**
+ * Forwards /api/* (and /oembed, which a CMS asks from its server) to the worker started for the integration suite,
+ * headers included (x-reelgate-dev-ip).
+ */
 function apiProxy() {
   return async (context, next) => {
-    if (!worker || !context.path.startsWith('/api/')) return next();
+    if (!worker || !(context.path.startsWith('/api/') || context.path === '/oembed')) return next();
     const headers = {};
     for (const [name, value] of Object.entries(context.request.headers)) {
       if (!['host', 'connection', 'origin', 'referer', 'cookie'].includes(name)) headers[name] = value;
@@ -32,6 +35,46 @@ function apiProxy() {
   };
 }
 
+const chrome = chromeLauncher({
+  launchOptions: {
+    executablePath: findBrowser().path,
+    args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
+  },
+});
+
+/**
+ * Server commands of the iframe-embed suite (test/components/integration/oembed.test.ts): `reelgate-worker` answers
+ * the worker's address; `reelgate-frame` reports what the embed page inside a cross-origin iframe shows, read through
+ * the browser's DevTools connection, as a page script cannot look inside another origin's frame.
+ */
+function embedFrames() {
+  return {
+    name: 'reelgate-embed-frames',
+    async executeCommand({ command, payload, session }) {
+      // Answers are wrapped: a plain null would read as "not handled" to web-test-runner.
+      if (command === 'reelgate-worker') return { worker: worker ?? null };
+      if (command !== 'reelgate-frame') return undefined;
+      const frame = chrome.getPage(session.id).frames().find((f) => f.url() === payload.url);
+      if (!frame) return { view: null };
+      const view = await frame.evaluate(() => {
+        const player = document.querySelector('reel-player');
+        const playlist = document.querySelector('reel-playlist');
+        const video = player?.shadowRoot?.querySelector('video') ?? null;
+        return {
+          status: document.title,
+          text: document.body.textContent.trim(),
+          height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+          player: player && { state: player.getAttribute('state'), media: player.getAttribute('media'),
+            src: video?.getAttribute('src') ?? null, readyState: video?.readyState ?? 0 },
+          playlist: playlist && { state: playlist.getAttribute('state'),
+            cards: playlist.shadowRoot?.querySelectorAll('[part="card"]').length ?? 0 },
+        };
+      });
+      return { view };
+    },
+  };
+}
+
 export default {
   rootDir: '.',
   nodeResolve: true,
@@ -42,14 +85,8 @@ export default {
   testsFinishTimeout: 300000,
   // The gate first: the renewal test drops a playback URL's connection part-way (test/components/support/playback-gate.mjs).
   middleware: [playbackGate(worker), apiProxy()],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'test/components/support/esbuild-tsconfig.json' })],
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: findBrowser().path,
-        args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
-      },
-    }),
-  ],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'test/components/support/esbuild-tsconfig.json' }),
+    embedFrames()],
+  browsers: [chrome],
   reporters: [defaultReporter(), summaryReporter()],
 };

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'playback_expired'
   | 'playback_invalid'
   | 'upstream_unavailable'
+  | 'not_implemented'
   | 'internal_error';
 
 export class ApiError extends Error {

@@ -1,4 +1,10 @@
-/** Headers every answer carries; the demo page gets a CSP of its own, everything else may not be framed at all. */
+/**
+ * Headers every answer carries. The demo page gets a CSP of its own; the iframe embeds (`/embed/<site>/…`) one that lets
+ * any page frame them; everything else may not be framed at all.
+ */
+import { FRAME_SCRIPT_HASH } from './embed/frame-script.ts';
+import { isEmbedPagePath } from './embed/targets.ts';
+
 const COMMON: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
@@ -19,13 +25,27 @@ const PAGE_CSP = [
   "form-action 'none'",
   "frame-ancestors 'self'",
 ].join('; ');
+/**
+ * An iframe embed: the demo page's rules, plus its one inline script (by hash), and framable by any page, since an
+ * embed is made to be pasted anywhere. What a visitor may see is decided by the geo policies for that visitor, never
+ * by the page that frames it (README, "Embedding without scripts").
+ */
+const EMBED_CSP = PAGE_CSP.replace("script-src 'self'", `script-src 'self' ${FRAME_SCRIPT_HASH}`)
+  .replace("frame-ancestors 'self'", 'frame-ancestors *');
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 export function applySecurityHeaders(request: Request, response: Response): void {
   const headers = response.headers;
   for (const [name, value] of Object.entries(COMMON)) headers.set(name, value);
   const html = (headers.get('content-type') ?? '').includes('text/html');
-  if (html) {
+  if (html && isEmbedPagePath(new URL(request.url).pathname)) {
+    headers.set('content-security-policy', EMBED_CSP);
+    // frame-ancestors decides; X-Frame-Options has no "any origin" value, so it must be absent.
+    headers.delete('x-frame-options');
+    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    // Framable from pages that require CORP of their subresources (Cross-Origin-Embedder-Policy).
+    headers.set('cross-origin-resource-policy', 'cross-origin');
+  } else if (html) {
     headers.set('content-security-policy', PAGE_CSP);
     headers.set('x-frame-options', 'SAMEORIGIN');
     headers.set('referrer-policy', 'strict-origin-when-cross-origin');

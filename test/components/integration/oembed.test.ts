@@ -1,0 +1,116 @@
+/**
+ * Embedding without scripts, end to end (issue 14, item 6): a media URL and a playlist URL are asked of /oembed (as a
+ * CMS's server would, here through the test server's proxy), the `html` it returns is put into this page as a CMS
+ * would, and the iframe shows a working player / a shelf with cards from the real worker, and takes the height the
+ * embed page reports. The iframe is cross-origin (the worker's own address), so what it shows is read through the
+ * browser's DevTools connection (web-test-runner.config.mjs, `reelgate-frame`). Ids are the sandbox's seed.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+
+const SITE = 'vbQmzoYd';
+const FOOD = 'DGRTLuft';
+const EUROPE_SITE = '93QufRA9';
+const NEW_YORK = '192.0.2.20';
+
+interface FrameView {
+  status: string;
+  text: string;
+  height: number;
+  player: { state: string | null; media: string | null; src: string | null; readyState: number } | null;
+  playlist: { state: string | null; cards: number } | null;
+}
+interface OEmbed { type: string; html: string; width: number; height: number; title: string; thumbnail_url?: string }
+
+const frameView = async (url: string) =>
+  (await executeServerCommand<{ view: FrameView | null }, { url: string }>('reelgate-frame', { url })).view;
+
+async function oembed(url: string): Promise<OEmbed> {
+  const response = await fetch(`/oembed?url=${encodeURIComponent(url)}&format=json&maxwidth=560`);
+  expect(response.status, await response.clone().text()).to.equal(200);
+  return response.json() as Promise<OEmbed>;
+}
+
+/** Puts oEmbed html into the page the way a CMS does (its resize script runs), and returns the iframe. */
+function paste(html: string): HTMLIFrameElement {
+  const host = document.createElement('article');
+  document.body.append(host);
+  host.append(document.createRange().createContextualFragment(html));
+  return host.querySelector('iframe')!;
+}
+
+/** Waits until the frame shows something `ready` accepts (bounded by the suite's timeout, no fixed delays). */
+async function until(url: string, ready: (view: FrameView) => boolean, what: string): Promise<FrameView> {
+  let view: FrameView | null = null;
+  await waitUntil(async () => {
+    view = await frameView(url);
+    return view !== null && ready(view);
+  }, `${what}; last seen: ${JSON.stringify(view)}`, { timeout: 30000, interval: 100 });
+  return view!;
+}
+
+/** A bound on a hang, not a speed target: a cold worker on a busy machine loads the bundle and the sandbox slowly. */
+const HANG_BOUND_MS = 60_000;
+
+describe('oEmbed and iframe embeds against the real worker', () => {
+  let worker: string;
+  before(async () => {
+    worker = (await executeServerCommand<{ worker: string | null }, undefined>('reelgate-worker')).worker!;
+    expect(worker, 'the integration suite needs the worker (REELGATE_TEST_WORKER)').to.be.a('string');
+  });
+  afterEach(() => {
+    document.querySelectorAll('article').forEach((article) => article.remove());
+  });
+
+  it('turns a pasted media URL into a playing player that resizes its iframe', async function () {
+    this.timeout(HANG_BOUND_MS);
+    const feed = await (await fetch(`/api/sites/${SITE}/playlists/${FOOD}?page_length=1`)).json() as { items: Array<{ id: string; title: string }> };
+    const media = feed.items[0]!;
+    const url = `${worker}/embed/${SITE}/media/${media.id}`;
+    const answer = await oembed(url);
+    expect([answer.type, answer.title, answer.width, answer.height]).to.deep.equal(['video', media.title, 560, 315]);
+    const iframe = paste(answer.html);
+    expect(iframe.src).to.equal(url);
+
+    const view = await until(url, (v) => v.player?.state === 'complete' && Boolean(v.player.src) && v.player.readyState >= 1,
+      'a player with a loaded source');
+    expect(view.player!.media).to.equal(media.id);
+    expect(view.player!.src).to.match(new RegExp(`/cdn/(videos/${media.id}/[A-Za-z0-9]+\\.mp4|hls/${media.id}/master\\.m3u8)$`));
+    // The embed page reported its height and the pasted snippet gave it to the iframe.
+    await waitUntil(async () => iframe.style.height === `${(await frameView(url))!.height}px`, 'the iframe never took the page height',
+      { timeout: 30000, interval: 100 });
+    expect(iframe.getBoundingClientRect().height).to.be.greaterThan(0);
+  });
+
+  it('turns a pasted playlist URL into a shelf with cards and a player, and the iframe grows to the shelf', async function () {
+    this.timeout(HANG_BOUND_MS);
+    const url = `${worker}/embed/${SITE}/playlists/${FOOD}`;
+    const answer = await oembed(url);
+    expect([answer.type, answer.title]).to.deep.equal(['rich', 'Food & Recipes']);
+    const iframe = paste(answer.html);
+
+    const view = await until(url, (v) => v.playlist?.state === 'complete' && v.playlist.cards > 0
+      && v.player?.state === 'complete' && Boolean(v.player.src), 'a shelf with cards and a cued player');
+    expect(view.playlist!.cards).to.be.greaterThan(0);
+    await waitUntil(async () => iframe.style.height === `${(await frameView(url))!.height}px`, 'the iframe never took the page height',
+      { timeout: 30000, interval: 100 });
+    expect(Math.round(iframe.getBoundingClientRect().height)).to.equal((await frameView(url))!.height);
+  });
+
+  it('shows a refused visitor only a short refusal inside the iframe, and /oembed tells a refused CMS nothing', async function () {
+    this.timeout(HANG_BOUND_MS);
+    const feed = await (await fetch(`/api/sites/${EUROPE_SITE}/playlists/TwZWDpHr?page_length=1`,
+      { headers: { 'x-reelgate-dev-ip': '192.0.2.30' } })).json() as { items: Array<{ id: string; title: string }> };
+    const media = feed.items[0]!;
+    const refused = await fetch(`/oembed?url=${encodeURIComponent(`${worker}/embed/${EUROPE_SITE}/media/${media.id}`)}`,
+      { headers: { 'x-reelgate-dev-ip': NEW_YORK } });
+    expect(refused.status).to.equal(451);
+    expect(await refused.text()).not.to.contain(media.title);
+
+    const url = `${worker}/embed/${EUROPE_SITE}/media/${media.id}?dev_ip=${NEW_YORK}`;
+    paste(`<iframe src="${url}" width="560" height="315"></iframe>`);
+    const view = await until(url, (v) => v.status === 'Not available', 'the refusal page');
+    expect(view.text).to.equal('This content is not available in your region.');
+    expect(view.player).to.equal(null);
+  });
+});

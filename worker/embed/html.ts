@@ -1,0 +1,97 @@
+/**
+ * The embed pages' HTML: small documents that load the worker's versioned bundle and render the existing elements,
+ * and the short pages an embed answers with when it cannot show its content (a refusal names nothing of it).
+ * Everything interpolated is escaped; ids are checked before they get here.
+ */
+import { FRAME_SCRIPT } from './frame-script.ts';
+import type { EmbedTarget } from './targets.ts';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/**
+ * The page's own styles: no margin (the iframe is the frame), the player's 16:9 reserved before the bundle defines it
+ * (no layout shift), and light/dark following the viewer's `prefers-color-scheme` as the elements do. Nothing here
+ * moves, so `prefers-reduced-motion` is the elements' own business.
+ */
+const BASE_STYLE = [
+  ':root{color-scheme:light dark}',
+  'html,body{margin:0;background:transparent}',
+  'body{font:16px/1.4 system-ui,sans-serif}',
+  '.note{margin:0;padding:1rem}',
+].join('');
+const ELEMENT_STYLE = [
+  'reel-player,reel-playlist{display:block}',
+  'reel-player:not(:defined){aspect-ratio:16/9;background:#000;color:#fff}',
+  'reel-playlist:not(:defined){min-block-size:12rem}',
+  '.fallback{margin:0;padding:1rem}',
+].join('');
+
+interface PageParts {
+  title: string;
+  body: string;
+  /** The bundle to load; null for a page with no element (a refusal). */
+  bundle: string | null;
+  /** The oEmbed discovery URL; null when the page describes nothing. */
+  oembed: string | null;
+  /** DEV_MODE's stand-in address for the elements' own calls, or null. */
+  devIp: string | null;
+}
+
+function page({ title, body, bundle, oembed, devIp }: PageParts): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${escapeHtml(title)}</title>`,
+    oembed ? `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembed)}" title="${escapeHtml(title)}">` : '',
+    devIp ? `<meta name="reelgate-dev-ip" content="${escapeHtml(devIp)}">` : '',
+    `<style>${BASE_STYLE}${bundle ? ELEMENT_STYLE : ''}</style>`,
+    `<script>${FRAME_SCRIPT}</script>`,
+    bundle ? `<script type="module" src="${escapeHtml(bundle)}"></script>` : '',
+    '</head>',
+    '<body>',
+    body,
+    '</body>',
+    '</html>',
+    '',
+  ].filter(Boolean).join('\n');
+}
+
+export interface EmbedPageOptions {
+  target: EmbedTarget;
+  title: string;
+  bundle: string;
+  oembed: string;
+  devIp: string | null;
+}
+
+/** A media embed: one player. A playlist embed: a player following a shelf, as the script-tag embed pairs them. */
+export function embedPage({ target, title, bundle, oembed, devIp }: EmbedPageOptions): string {
+  const player = target.player ? ` player="${target.player}"` : '';
+  const fallback = `<p class="fallback">${escapeHtml(title)}: this video needs JavaScript.</p>`;
+  const body = target.kind === 'media'
+    ? `<reel-player site="${target.site}" media="${target.id}"${player}>${fallback}</reel-player>`
+    : `<reel-player site="${target.site}"${player} for="shelf"></reel-player>\n`
+      + `<reel-playlist id="shelf" site="${target.site}" playlist="${target.id}">${fallback}</reel-playlist>`;
+  return page({ title, body, bundle, oembed, devIp });
+}
+
+/** What an embed page shows when it cannot show its content, by status. Names nothing of the content. */
+const REFUSALS: Record<number, string> = {
+  400: 'This embed address is not valid.',
+  404: 'This video or playlist does not exist, or is not published.',
+  429: 'Too many requests right now. Please try again in a minute.',
+  451: 'This content is not available in your region.',
+};
+
+export function refusalPage(status: number): string {
+  const text = REFUSALS[status] ?? 'This video cannot be shown right now. Please try again later.';
+  return page({ title: status === 451 ? 'Not available' : 'Unavailable', body: `<p class="note" role="alert">${text}</p>`,
+    bundle: null, oembed: null, devIp: null });
+}
