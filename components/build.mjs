@@ -47,7 +47,7 @@ await build({
   ...common,
   entryPoints: [at('components/index.ts')],
   outfile: join(dist, 'lib/index.js'),
-  external: ['lit', 'lit/*', '@lit/task'],
+  external: ['lit', 'lit/*'],
 });
 
 // Declarations for bundler users, with the `.ts` specifiers of the sources turned into `.js` ones.
