@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import type { MediaResponse, MediaSource } from '../../worker/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
@@ -302,22 +301,24 @@ export class ReelPlayer extends LitElement {
 
   protected override render() {
     const options = this.options;
-    const frameStyle = styleMap({ '--_ratio': options.aspectRatio ?? '16 / 9', '--_fit': options.fit });
+    // Set through the CSSOM (a property binding to `style`, as styleMap does), so a page's CSP that forbids inline
+    // style attributes does not drop it. Both values are checked: a `w / h` of numbers, and a known `object-fit`.
+    const frameStyle = `--_ratio:${options.aspectRatio ?? '16 / 9'};--_fit:${options.fit}`;
     return this._media.render({
       idle: () => this._waitingForPlaylist() ? html`
-        <div class="frame skeleton" part="frame" style=${frameStyle} aria-busy="true"></div>` : html`
-        <div class="frame" part="frame" style=${frameStyle}>
+        <div class="frame skeleton" part="frame" .style=${frameStyle} aria-busy="true"></div>` : html`
+        <div class="frame" part="frame" .style=${frameStyle}>
           <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>
         </div>`,
       loading: () => html`
-        <div class="frame skeleton" part="frame" style=${frameStyle} aria-busy="true">
+        <div class="frame skeleton" part="frame" .style=${frameStyle} aria-busy="true">
           <span class="visually-hidden" role="status">Loading video…</span>
         </div>`,
       complete: (media) => this._renderMedia(media, options, frameStyle),
     });
   }
 
-  private _renderMedia(answer: MediaResponse, options: PlayerOptions, frameStyle: ReturnType<typeof styleMap>) {
+  private _renderMedia(answer: MediaResponse, options: PlayerOptions, frameStyle: string) {
     const media = this._fresh?.id === answer.id ? this._fresh : answer;
     const source = this._pick(media);
     const url = source ? mediaUrl(this.endpoint, source.url) : null;
@@ -326,7 +327,7 @@ export class ReelPlayer extends LitElement {
     const rates = options.rates;
     const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
     return html`
-      <div class="frame" part="frame" style=${frameStyle}>
+      <div class="frame" part="frame" .style=${frameStyle}>
         ${url ? html`
           <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}

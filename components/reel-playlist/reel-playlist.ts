@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
 import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
 import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
@@ -242,12 +241,14 @@ export class ReelPlaylist extends LitElement {
         <div class="message" part="empty"><slot name="empty"><p>No videos here yet.</p></slot></div>`;
     }
     const active = Math.min(this._active, this._items.length - 1);
+    // A plain map, not the keyed `repeat`: while the list shows, cards are only ever appended ("Load more"); a new first
+    // page replaces the whole list through the skeleton. So index order is key order, and the directive would only cost.
     return html`
       ${header}
       <ul class="cards" part="list" role="listbox" aria-labelledby="title"
         aria-orientation=${this.layout === 'list' ? 'vertical' : nothing}
         @keydown=${this._onKeydown} @focusin=${this._onFocusin}>
-        ${repeat(this._items, (item) => item.id, (item, index) => this._renderCard(item, index, index === active, lang))}
+        ${this._items.map((item, index) => this._renderCard(item, index, index === active, lang))}
       </ul>
       ${this._renderFooter(feed, lang)}`;
   }
