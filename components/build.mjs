@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, w
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { embedOptions } from './build-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -32,9 +33,8 @@ const common = {
 };
 
 const embed = await build({
-  ...common,
-  entryPoints: [at('components/embed.ts')],
-  minify: true,
+  ...embedOptions,
+  logLevel: 'warning',
   write: false,
   outfile: join(dist, 'reelgate.js'),
 });

@@ -14,6 +14,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { embedOptions as shippedOptions } from '../../../components/build-options.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const BUDGET_MIN_GZIP_BYTES = 20 * 1024;
@@ -30,23 +31,13 @@ const brotli = (bytes) => brotliCompressSync(bytes, {
   params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
 }).length;
 
-/** The options components/build.mjs bundles the embed with. */
-const embedOptions = {
-  entryPoints: [`${root}components/embed.ts`],
-  bundle: true,
-  format: 'esm',
-  target: 'es2022',
-  tsconfig: `${root}components/tsconfig.json`,
-  legalComments: 'none',
-  logLevel: 'silent',
-  write: false,
-  outfile: `${root}.build/bench-embed.js`,
-};
+/** The options components/build.mjs bundles the embed with (the same object), writing nothing. */
+const embedOptions = { ...shippedOptions, logLevel: 'silent', write: false, outfile: `${root}.build/bench-embed.js` };
 
 /** A minified bundle of a few lines of TypeScript written in components/ (imports resolve from there). */
 async function bundleOf(contents) {
   const { entryPoints, ...options } = embedOptions;
-  const result = await build({ ...options, minify: true,
+  const result = await build({ ...options,
     stdin: { contents, resolveDir: `${root}components`, sourcefile: 'bench-entry.ts', loader: 'ts' } });
   return result.outputFiles[0].contents;
 }
@@ -103,8 +94,8 @@ export async function embedSize() {
   if (!existsSync(bundlePath)) throw new Error('dist/reelgate.js is missing (npm run build)');
   const shipped = readFileSync(bundlePath);
 
-  const unminified = (await build({ ...embedOptions, minify: false })).outputFiles[0].contents;
-  const minified = await build({ ...embedOptions, minify: true, metafile: true });
+  const unminified = (await build({ ...embedOptions, minify: false, plugins: [] })).outputFiles[0].contents;
+  const minified = await build({ ...embedOptions, metafile: true });
   const rebuilt = minified.outputFiles[0].contents;
   const output = Object.values(minified.metafile.outputs)[0];
   const litInputs = Object.entries(output.inputs).filter(([path]) =>
@@ -113,7 +104,6 @@ export async function embedSize() {
   // The same entry with Lit external: what the elements weigh on their own.
   const withoutLit = (await build({
     ...embedOptions,
-    minify: true,
     external: [...LIT_PACKAGES, ...LIT_PACKAGES.map((name) => `${name}/*`)],
   })).outputFiles[0].contents;
 
