@@ -1,5 +1,4 @@
-import { html, LitElement, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, LitElement, type PropertyDeclarations, nothing } from 'lit';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
 import { emit, type GateDecisionReason, ReelGateDecisionEvent } from '../shared/events.ts';
@@ -47,17 +46,24 @@ interface Decision {
  */
 export class ReelGeoGate extends LitElement {
   static override styles = [tokens, geoGateStyles];
+  static override properties: PropertyDeclarations = {
+    policy: {},
+    fail: {},
+    endpoint: {},
+    state: { reflect: true },
+    reason: { reflect: true },
+  };
 
   /** The policy name, as configured in the worker (e.g. `europe`). */
-  @property() policy = '';
+  policy = '';
   /** What to do when the worker cannot be reached: `closed` (default, deny) or `open` (show the content). */
-  @property() fail: 'open' | 'closed' = 'closed';
+  fail: 'open' | 'closed' = 'closed';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** `pending`, `allowed` or `denied` (`idle` without a policy). Read-only. */
-  @property({ reflect: true }) state: GateState = 'idle';
+  state: GateState = 'idle';
   /** The decision's reason code, once decided. Read-only. */
-  @property({ reflect: true }) reason: GateDecisionReason | null = null;
+  reason: GateDecisionReason | null = null;
 
   private _stamped: Node[] = [];
 

@@ -1,5 +1,4 @@
-import { html, LitElement } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, LitElement, type PropertyDeclarations } from 'lit';
 import { fetchPlayer } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
 import { formatNumber, pageLang } from '../shared/format.ts';
@@ -41,15 +40,21 @@ export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
  */
 export class ReelPlayerConfig extends LitElement {
   static override styles = [tokens, playerConfigStyles];
+  static override properties: PropertyDeclarations = {
+    site: {},
+    player: {},
+    endpoint: {},
+    state: { reflect: true },
+  };
 
   /** The site id. */
-  @property() site = '';
+  site = '';
   /** The player id. */
-  @property() player = '';
+  player = '';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** `idle`, `loading`, `error` or `complete`. Read-only. */
-  @property({ reflect: true }) state: PlayerConfigState = 'idle';
+  state: PlayerConfigState = 'idle';
 
   private readonly _player = new Load(this, {
     args: () => [this.endpoint, this.site, this.player] as const,

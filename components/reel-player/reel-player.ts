@@ -1,5 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { MediaResponse, MediaSource } from '../../worker/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
@@ -60,31 +59,42 @@ interface PlaylistLike extends HTMLElement {
  */
 export class ReelPlayer extends LitElement {
   static override styles = [tokens, playerStyles];
+  static override properties: PropertyDeclarations = {
+    site: {},
+    media: { reflect: true },
+    player: {},
+    htmlFor: { attribute: 'for' },
+    endpoint: {},
+    state: { reflect: true },
+    _width: { state: true, attribute: false },
+    _rate: { state: true, attribute: false },
+    _playbackFailed: { state: true, attribute: false },
+    _fresh: { state: true, attribute: false },
+  };
 
   /** The site id. */
-  @property() site = '';
+  site = '';
   /** The media id to play. Following a playlist sets it. */
-  @property({ reflect: true }) media = '';
+  media = '';
   /** The player id whose `setup_config` applies (optional; without it: controls, no autostart, 16:9). */
-  @property() player = '';
+  player = '';
   /** The id of a `<reel-playlist>` in the same document (or shadow root) to follow. */
-  @property({ attribute: 'for' }) htmlFor = '';
+  htmlFor = '';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** `idle` (nothing to play), `loading`, `error` or `complete`. Read-only. */
-  @property({ reflect: true }) state: PlayerState = 'idle';
+  state: PlayerState = 'idle';
 
-  @state() private _width = 0;
-  @state() private _rate = 1;
+  private _width = 0;
+  private _rate = 1;
   /** The browser could not play the chosen rendition (missing file, unsupported codec). */
-  @state() private _playbackFailed = false;
+  private _playbackFailed = false;
 
-  @query('video') private _video!: HTMLVideoElement | null;
 
   /** The rendition being played, kept once playback starts so a resize never restarts the video. */
   private _locked: { media: string; source: string } | null = null;
   /** A fresher answer for the media being played, fetched when its playback URLs expired. */
-  @state() private _fresh: MediaResponse | null = null;
+  private _fresh: MediaResponse | null = null;
   /** Where to pick up once the fresh URLs have loaded. */
   private _resume: { time: number; playing: boolean } | null = null;
   private _refreshedAt = -Infinity;
@@ -146,6 +156,10 @@ export class ReelPlayer extends LitElement {
   /** The `<video>` element, for page code that wants the full media API. */
   get video(): HTMLVideoElement | null {
     return this._video;
+  }
+
+  private get _video(): HTMLVideoElement | null {
+    return this.renderRoot?.querySelector('video') ?? null;
   }
 
   override connectedCallback(): void {

@@ -1,5 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
 import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
@@ -60,26 +59,39 @@ const MAX_PAGE_SIZE = 50;
  */
 export class ReelPlaylist extends LitElement {
   static override styles = [tokens, playlistStyles];
+  static override properties: PropertyDeclarations = {
+    site: {},
+    playlist: {},
+    layout: { reflect: true },
+    pageSize: { attribute: 'page-size', type: Number },
+    endpoint: {},
+    selected: { reflect: true },
+    state: { reflect: true },
+    _items: { state: true, attribute: false },
+    _feed: { state: true, attribute: false },
+    _active: { state: true, attribute: false },
+    _announce: { state: true, attribute: false },
+  };
 
   /** The site id. */
-  @property() site = '';
+  site = '';
   /** The playlist id. */
-  @property() playlist = '';
+  playlist = '';
   /** `grid` (default) or `list`. */
-  @property({ reflect: true }) layout: PlaylistLayout = 'grid';
+  layout: PlaylistLayout = 'grid';
   /** Cards per page (1–50, default 12); "Load more" fetches the next page of this size. */
-  @property({ attribute: 'page-size', type: Number }) pageSize = 12;
+  pageSize = 12;
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** The chosen media id; set it to mark a card chosen without an event. */
-  @property({ reflect: true }) selected: string | null = null;
+  selected: string | null = null;
   /** `loading`, `empty`, `error` or `complete` (`idle` until `site` and `playlist` are set). Read-only. */
-  @property({ reflect: true }) state: PlaylistState = 'idle';
+  state: PlaylistState = 'idle';
 
-  @state() private _items: FeedItem[] = [];
-  @state() private _feed: FeedResponse | null = null;
-  @state() private _active = 0;
-  @state() private _announce = '';
+  private _items: FeedItem[] = [];
+  private _feed: FeedResponse | null = null;
+  private _active = 0;
+  private _announce = '';
 
   private readonly _firstPage = new Load(this, {
     args: () => [this.endpoint, this.site, this.playlist, this._pageLength()] as const,
