@@ -39,5 +39,10 @@ export const embedOptions = {
   tsconfig: join(root, 'components/tsconfig.json'),
   legalComments: 'none',
   minify: true,
+  // Our private members (`_items`, `_onKeydown`…) get short names. Safe because nothing reaches them by a string:
+  // reactive properties are declared in `static properties` (an object key, renamed with the member), never through
+  // decorators (which pass the name as a string). Lit's own internals are `_$…` and left alone, as is anything
+  // public. esbuild never picks a name that is used unmangled anywhere in the bundle.
+  mangleProps: /^_[a-z]/,
   plugins: [minifyCssTemplates],
 };
