@@ -1,10 +1,9 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
-import { Task, TaskStatus, initialState } from '@lit/task';
+import { html, LitElement, type PropertyDeclarations, nothing } from 'lit';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { emit, type GateDecisionReason, ReelErrorEvent, ReelGateDecisionEvent } from '../shared/events.ts';
+import { emit, type GateDecisionReason, ReelGateDecisionEvent } from '../shared/events.ts';
 import { pageLang } from '../shared/format.ts';
+import { IDLE, Load, reportError } from '../shared/load.ts';
 import { tokens } from '../shared/theme.ts';
 import { describeReason } from './reasons.ts';
 import { geoGateStyles } from './reel-geo-gate.styles.ts';
@@ -47,30 +46,37 @@ interface Decision {
  */
 export class ReelGeoGate extends LitElement {
   static override styles = [tokens, geoGateStyles];
+  static override properties: PropertyDeclarations = {
+    policy: {},
+    fail: {},
+    endpoint: {},
+    state: { reflect: true },
+    reason: { reflect: true },
+  };
 
   /** The policy name, as configured in the worker (e.g. `europe`). */
-  @property() policy = '';
+  policy = '';
   /** What to do when the worker cannot be reached: `closed` (default, deny) or `open` (show the content). */
-  @property() fail: 'open' | 'closed' = 'closed';
+  fail: 'open' | 'closed' = 'closed';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** `pending`, `allowed` or `denied` (`idle` without a policy). Read-only. */
-  @property({ reflect: true }) state: GateState = 'idle';
+  state: GateState = 'idle';
   /** The decision's reason code, once decided. Read-only. */
-  @property({ reflect: true }) reason: GateDecisionReason | null = null;
+  reason: GateDecisionReason | null = null;
 
   private _stamped: Node[] = [];
 
-  private readonly _gate = new Task(this, {
+  private readonly _gate = new Load(this, {
     args: () => [this.endpoint, this.policy, this.fail] as const,
-    task: async ([endpoint, policy, fail], { signal }): Promise<Decision | typeof initialState> => {
-      if (!policy) return initialState;
+    task: async ([endpoint, policy, fail], signal): Promise<Decision | typeof IDLE> => {
+      if (!policy) return IDLE;
       try {
         const answer = await fetchGate(endpoint, policy, signal);
         return { allowed: answer.allowed === true, reason: answer.reason, country: answer.country };
       } catch (error) {
         if (signal.aborted || !(error instanceof ReelApiError)) throw error;
-        emit(this, new ReelErrorEvent(error.status, error.code, error.message));
+        reportError(this, error);
         if (error.transient) return { allowed: fail === 'open', reason: 'gate_unreachable', country: null };
         return { allowed: false, reason: 'gate_refused', country: null };
       }
@@ -82,7 +88,7 @@ export class ReelGeoGate extends LitElement {
 
   /** The decision, once made. */
   get decision(): Decision | undefined {
-    return this._gate.status === TaskStatus.COMPLETE ? this._gate.value : undefined;
+    return this._gate.status === 'complete' ? this._gate.value : undefined;
   }
 
   /** Asks the worker again (e.g. after the visitor turned their VPN off). */
@@ -90,15 +96,12 @@ export class ReelGeoGate extends LitElement {
     return this._gate.run();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    const decision = this.decision;
-    this.state = decision ? (decision.allowed ? 'allowed' : 'denied') : this.policy ? 'pending' : 'idle';
+  protected override willUpdate(): void {
+    // A new question (asked right after this hook) counts as pending: until it is answered, nothing gated shows.
+    const status = this._gate.state(!!this.policy);
+    const decision = status === 'complete' ? this._gate.value : undefined;
+    this.state = decision ? (decision.allowed ? 'allowed' : 'denied') : status === 'idle' ? 'idle' : 'pending';
     this.reason = decision?.reason ?? null;
-    // A new question is asked after this hook: until it is answered, nothing gated shows.
-    if (changed.has('policy') || changed.has('fail') || changed.has('endpoint')) {
-      this.state = this.policy ? 'pending' : 'idle';
-      this.reason = null;
-    }
   }
 
   protected override updated(): void {

@@ -1,10 +1,8 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
-import { Task, TaskStatus, initialState } from '@lit/task';
-import { errorMessage, fetchPlayer, ReelApiError } from '../shared/api.ts';
+import { html, LitElement, type PropertyDeclarations } from 'lit';
+import { fetchPlayer } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { emit, ReelErrorEvent } from '../shared/events.ts';
 import { formatNumber, pageLang } from '../shared/format.ts';
+import { IDLE, Load } from '../shared/load.ts';
 import { describeConfig } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
 import { playerConfigStyles } from './reel-player-config.styles.ts';
@@ -42,52 +40,37 @@ export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
  */
 export class ReelPlayerConfig extends LitElement {
   static override styles = [tokens, playerConfigStyles];
+  static override properties: PropertyDeclarations = {
+    site: {},
+    player: {},
+    endpoint: {},
+    state: { reflect: true },
+  };
 
   /** The site id. */
-  @property() site = '';
+  site = '';
   /** The player id. */
-  @property() player = '';
+  player = '';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** `idle`, `loading`, `error` or `complete`. Read-only. */
-  @property({ reflect: true }) state: PlayerConfigState = 'idle';
+  state: PlayerConfigState = 'idle';
 
-  private readonly _player = new Task(this, {
+  private readonly _player = new Load(this, {
     args: () => [this.endpoint, this.site, this.player] as const,
-    task: ([endpoint, site, player], { signal }) => {
-      if (!site || !player) return initialState;
-      return fetchPlayer(endpoint, site, player, signal);
-    },
-    onError: (error) => {
-      const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
-      emit(this, new ReelErrorEvent(e.status, e.code, e.message));
-    },
+    task: ([endpoint, site, player], signal) => (site && player ? fetchPlayer(endpoint, site, player, signal) : IDLE),
   });
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    const status = this._player.status;
-    this.state = status === TaskStatus.PENDING ? 'loading'
-      : status === TaskStatus.ERROR ? 'error'
-        : status === TaskStatus.COMPLETE ? 'complete'
-          : this.site && this.player ? 'loading' : 'idle';
-    if (changed.has('site') || changed.has('player') || changed.has('endpoint')) {
-      this.state = this.site && this.player ? 'loading' : 'idle';
-    }
+  protected override willUpdate(): void {
+    this.state = this._player.state(!!(this.site && this.player));
   }
 
   protected override render() {
     return this._player.render({
-      initial: () => nothing,
-      pending: () => html`
+      loading: () => html`
         <div class="panel" part="panel" aria-busy="true">
           <span class="visually-hidden" role="status">Loading player settings…</span>
           ${[40, 90, 75, 85].map((w) => html`<div class="skeleton line" style="inline-size:${w}%" aria-hidden="true"></div>`)}
-        </div>`,
-      error: (error) => html`
-        <div class="message error" part="error" role="alert">
-          <p>${errorMessage(error)}</p>
-          ${error instanceof ReelApiError && error.transient
-            ? html`<button part="retry" @click=${() => this._player.run()}>Try again</button>` : nothing}
         </div>`,
       complete: (player) => {
         const lang = pageLang(this);

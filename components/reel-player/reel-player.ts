@@ -1,12 +1,10 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
-import { Task, TaskStatus, initialState } from '@lit/task';
-import type { MediaResponse, MediaSource, PlayerResponse } from '../../worker/public-api.ts';
-import { errorMessage, fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl, ReelApiError } from '../shared/api.ts';
+import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
+import type { MediaResponse, MediaSource } from '../../worker/public-api.ts';
+import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { emit, ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
+import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatRate, pageLang } from '../shared/format.ts';
+import { IDLE, Load, reportError } from '../shared/load.ts';
 import { playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
 import { pickSource } from './pick-source.ts';
@@ -61,35 +59,45 @@ interface PlaylistLike extends HTMLElement {
  */
 export class ReelPlayer extends LitElement {
   static override styles = [tokens, playerStyles];
+  static override properties: PropertyDeclarations = {
+    site: {},
+    media: { reflect: true },
+    player: {},
+    htmlFor: { attribute: 'for' },
+    endpoint: {},
+    state: { reflect: true },
+    _width: { state: true, attribute: false },
+    _rate: { state: true, attribute: false },
+    _playbackFailed: { state: true, attribute: false },
+    _fresh: { state: true, attribute: false },
+  };
 
   /** The site id. */
-  @property() site = '';
+  site = '';
   /** The media id to play. Following a playlist sets it. */
-  @property({ reflect: true }) media = '';
+  media = '';
   /** The player id whose `setup_config` applies (optional; without it: controls, no autostart, 16:9). */
-  @property() player = '';
+  player = '';
   /** The id of a `<reel-playlist>` in the same document (or shadow root) to follow. */
-  @property({ attribute: 'for' }) htmlFor = '';
+  htmlFor = '';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** `idle` (nothing to play), `loading`, `error` or `complete`. Read-only. */
-  @property({ reflect: true }) state: PlayerState = 'idle';
+  state: PlayerState = 'idle';
 
-  @state() private _width = 0;
-  @state() private _rate = 1;
+  private _width = 0;
+  private _rate = 1;
   /** The browser could not play the chosen rendition (missing file, unsupported codec). */
-  @state() private _playbackFailed = false;
+  private _playbackFailed = false;
 
-  @query('video') private _video!: HTMLVideoElement | null;
 
   /** The rendition being played, kept once playback starts so a resize never restarts the video. */
   private _locked: { media: string; source: string } | null = null;
   /** A fresher answer for the media being played, fetched when its playback URLs expired. */
-  @state() private _fresh: MediaResponse | null = null;
+  private _fresh: MediaResponse | null = null;
   /** Where to pick up once the fresh URLs have loaded. */
   private _resume: { time: number; playing: boolean } | null = null;
   private _refreshedAt = -Infinity;
-  private _refresh: AbortController | null = null;
   private _playing = false;
   /** Set with `_fresh`: the next update reloads the video (its URL may even be unchanged, e.g. within one minute). */
   private _renewed = false;
@@ -99,44 +107,59 @@ export class ReelPlayer extends LitElement {
   private _autostarted = false;
   private _root: Document | ShadowRoot | null = null;
 
-  private readonly _media = new Task(this, {
+  private readonly _media = new Load(this, {
     args: () => [this.endpoint, this.site, this.media] as const,
-    task: ([endpoint, site, media], { signal }) => {
+    task: ([endpoint, site, media], signal) => {
       this._locked = null;
       this._autostarted = false;
       this._playbackFailed = false;
       this._fresh = null;
       this._resume = null;
-      this._refresh?.abort();
-      this._refresh = null;
-      if (!site || !media) return initialState;
+      this._renewal.reset();
+      if (!site || !media) return IDLE;
       return fetchMedia(endpoint, site, media, signal);
     },
-    onError: (error) => this._reportError(error),
   });
 
-  private readonly _config = new Task(this, {
+  private readonly _config = new Load(this, {
     args: () => [this.endpoint, this.site, this.player] as const,
-    task: ([endpoint, site, player], { signal }) => {
-      if (!site || !player) return initialState;
-      return fetchPlayer(endpoint, site, player, signal);
+    task: ([endpoint, site, player], signal) => (site && player ? fetchPlayer(endpoint, site, player, signal) : IDLE),
+  });
+
+  /**
+   * Fresh playback URLs for the media being played, asked for when its URLs expired. Refused now (the visitor moved,
+   * the policy changed) or unreachable: said so, as for a first load.
+   */
+  private readonly _renewal = new Load(this, {
+    task: (_, signal) => fetchMedia(this.endpoint, this.site, this.media, signal),
+    onComplete: (fresh) => {
+      this._fresh = fresh;
+      this._renewed = true;
     },
-    onError: (error) => this._reportError(error),
+    onError: (error) => {
+      this._resume = null;
+      this._playbackFailed = true;
+      reportError(this, error);
+    },
   });
 
   /** The options in force (from the player configuration once loaded). */
   get options(): PlayerOptions {
-    return playerOptions((this._config.value as PlayerResponse | undefined)?.setup_config);
+    return playerOptions(this._config.value?.setup_config);
   }
 
   /** The loaded media, or undefined. */
   get mediaItem(): MediaResponse | undefined {
-    return this._media.status === TaskStatus.COMPLETE ? this._media.value : undefined;
+    return this._media.status === 'complete' ? this._media.value : undefined;
   }
 
   /** The `<video>` element, for page code that wants the full media API. */
   get video(): HTMLVideoElement | null {
     return this._video;
+  }
+
+  private get _video(): HTMLVideoElement | null {
+    return this.renderRoot?.querySelector('video') ?? null;
   }
 
   override connectedCallback(): void {
@@ -210,22 +233,9 @@ export class ReelPlayer extends LitElement {
     if (id) this.media = id;
   }
 
-  private _reportError(error: unknown): void {
-    const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
-    emit(this, new ReelErrorEvent(e.status, e.code, e.message));
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('htmlFor') && this.isConnected) this._follow();
-    const status = this._media.status;
-    this.state = status === TaskStatus.PENDING ? 'loading'
-      : status === TaskStatus.ERROR ? 'error'
-        : status === TaskStatus.COMPLETE ? 'complete'
-          : this.site && this.media ? 'loading' : 'idle';
-    // The task restarts after this hook; say so now rather than one update late.
-    if (changed.has('site') || changed.has('media') || changed.has('endpoint')) {
-      this.state = this.site && this.media ? 'loading' : 'idle';
-    }
+    this.state = this._media.state(!!(this.site && this.media));
   }
 
   protected override updated(): void {
@@ -276,35 +286,17 @@ export class ReelPlayer extends LitElement {
    * The video failed. A playback URL that stopped opening (expired, or handed to another network) is renewed once per
    * interval by asking for the media again; anything else is shown as a playback failure.
    */
-  private _onVideoError(media: MediaResponse): void {
+  private _onVideoError(): void {
     const video = this._video;
     const src = video?.currentSrc || video?.getAttribute('src') || '';
     const now = performance.now();
     if (video && isPlaybackUrl(src) && now - this._refreshedAt >= REFRESH_INTERVAL_MS) {
       this._refreshedAt = now;
       this._resume = { time: video.currentTime, playing: this._playing };
-      void this._renew(media.id);
+      void this._renewal.run();
       return;
     }
     this._playbackFailed = true;
-  }
-
-  private async _renew(id: string): Promise<void> {
-    this._refresh?.abort();
-    const controller = new AbortController();
-    this._refresh = controller;
-    try {
-      const fresh = await fetchMedia(this.endpoint, this.site, id, controller.signal);
-      if (controller.signal.aborted || this.media !== id) return;
-      this._fresh = fresh;
-      this._renewed = true;
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      // Refused now (the visitor moved, the policy changed) or unreachable: say so, as for a first load.
-      this._resume = null;
-      this._playbackFailed = true;
-      this._reportError(error);
-    }
   }
 
   /** Fresh URLs loaded: back to where the viewer was, playing if they were. */
@@ -323,28 +315,24 @@ export class ReelPlayer extends LitElement {
 
   protected override render() {
     const options = this.options;
-    const frameStyle = styleMap({ '--_ratio': options.aspectRatio ?? '16 / 9', '--_fit': options.fit });
+    // Set through the CSSOM (a property binding to `style`, as styleMap does), so a page's CSP that forbids inline
+    // style attributes does not drop it. Both values are checked: a `w / h` of numbers, and a known `object-fit`.
+    const frameStyle = `--_ratio:${options.aspectRatio ?? '16 / 9'};--_fit:${options.fit}`;
     return this._media.render({
-      initial: () => this._waitingForPlaylist() ? html`
-        <div class="frame skeleton" part="frame" style=${frameStyle} aria-busy="true"></div>` : html`
-        <div class="frame" part="frame" style=${frameStyle}>
+      idle: () => this._waitingForPlaylist() ? html`
+        <div class="frame skeleton" part="frame" .style=${frameStyle} aria-busy="true"></div>` : html`
+        <div class="frame" part="frame" .style=${frameStyle}>
           <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>
         </div>`,
-      pending: () => html`
-        <div class="frame skeleton" part="frame" style=${frameStyle} aria-busy="true">
+      loading: () => html`
+        <div class="frame skeleton" part="frame" .style=${frameStyle} aria-busy="true">
           <span class="visually-hidden" role="status">Loading video…</span>
-        </div>`,
-      error: (error) => html`
-        <div class="message error" part="error" role="alert">
-          <p>${errorMessage(error)}</p>
-          ${error instanceof ReelApiError && error.transient
-            ? html`<button part="retry" @click=${() => this._media.run()}>Try again</button>` : nothing}
         </div>`,
       complete: (media) => this._renderMedia(media, options, frameStyle),
     });
   }
 
-  private _renderMedia(answer: MediaResponse, options: PlayerOptions, frameStyle: ReturnType<typeof styleMap>) {
+  private _renderMedia(answer: MediaResponse, options: PlayerOptions, frameStyle: string) {
     const media = this._fresh?.id === answer.id ? this._fresh : answer;
     const source = this._pick(media);
     const url = source ? mediaUrl(this.endpoint, source.url) : null;
@@ -353,7 +341,7 @@ export class ReelPlayer extends LitElement {
     const rates = options.rates;
     const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
     return html`
-      <div class="frame" part="frame" style=${frameStyle}>
+      <div class="frame" part="frame" .style=${frameStyle}>
         ${url ? html`
           <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
@@ -366,7 +354,7 @@ export class ReelPlayer extends LitElement {
             @playing=${() => { this._playing = true; }}
             @pause=${() => { this._playing = false; }}
             @loadedmetadata=${() => this._onLoadedMetadata()}
-            @error=${() => this._onVideoError(media)}>
+            @error=${this._onVideoError}>
             ${media.tracks.map((t) => html`
               <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${mediaUrl(this.endpoint, t.url)} ?default=${t.default} />`)}
           </video>`

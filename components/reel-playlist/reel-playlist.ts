@@ -1,12 +1,10 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
-import { Task, TaskStatus, initialState } from '@lit/task';
+import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
-import { errorMessage, fetchFeed, mediaUrl, ReelApiError } from '../shared/api.ts';
+import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
-import { emit, ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
+import { emit, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
+import { IDLE, Load } from '../shared/load.ts';
 import { tokens } from '../shared/theme.ts';
 import { playlistStyles } from './reel-playlist.styles.ts';
 
@@ -61,40 +59,46 @@ const MAX_PAGE_SIZE = 50;
  */
 export class ReelPlaylist extends LitElement {
   static override styles = [tokens, playlistStyles];
+  static override properties: PropertyDeclarations = {
+    site: {},
+    playlist: {},
+    layout: { reflect: true },
+    pageSize: { attribute: 'page-size', type: Number },
+    endpoint: {},
+    selected: { reflect: true },
+    state: { reflect: true },
+    _items: { state: true, attribute: false },
+    _feed: { state: true, attribute: false },
+    _active: { state: true, attribute: false },
+    _announce: { state: true, attribute: false },
+  };
 
   /** The site id. */
-  @property() site = '';
+  site = '';
   /** The playlist id. */
-  @property() playlist = '';
+  playlist = '';
   /** `grid` (default) or `list`. */
-  @property({ reflect: true }) layout: PlaylistLayout = 'grid';
+  layout: PlaylistLayout = 'grid';
   /** Cards per page (1–50, default 12); "Load more" fetches the next page of this size. */
-  @property({ attribute: 'page-size', type: Number }) pageSize = 12;
+  pageSize = 12;
   /** Another worker to ask (default: the origin the bundle was loaded from). */
-  @property() endpoint: string | null = null;
+  endpoint: string | null = null;
   /** The chosen media id; set it to mark a card chosen without an event. */
-  @property({ reflect: true }) selected: string | null = null;
+  selected: string | null = null;
   /** `loading`, `empty`, `error` or `complete` (`idle` until `site` and `playlist` are set). Read-only. */
-  @property({ reflect: true }) state: PlaylistState = 'idle';
+  state: PlaylistState = 'idle';
 
-  @state() private _items: FeedItem[] = [];
-  @state() private _feed: FeedResponse | null = null;
-  @state() private _more: 'idle' | 'loading' | 'error' = 'idle';
-  @state() private _moreError = '';
-  @state() private _active = 0;
-  @state() private _announce = '';
+  private _items: FeedItem[] = [];
+  private _feed: FeedResponse | null = null;
+  private _active = 0;
+  private _announce = '';
 
-  private _generation = 0;
-  private _moreController: AbortController | null = null;
-
-  private readonly _firstPage = new Task(this, {
+  private readonly _firstPage = new Load(this, {
     args: () => [this.endpoint, this.site, this.playlist, this._pageLength()] as const,
-    task: async ([endpoint, site, playlist, pageLength], { signal }) => {
+    task: ([endpoint, site, playlist, pageLength], signal) => {
       // A new first page supersedes any "load more" still on its way.
-      this._generation++;
-      this._moreController?.abort();
-      this._more = 'idle';
-      if (!site || !playlist) return initialState;
+      this._nextPage.reset();
+      if (!site || !playlist) return IDLE;
       return fetchFeed(endpoint, site, playlist, 1, pageLength, signal);
     },
     onComplete: (feed) => {
@@ -103,7 +107,20 @@ export class ReelPlaylist extends LitElement {
       this._active = Math.max(0, feed.items.findIndex((item) => item.id === this.selected));
       emit(this, new ReelLoadEvent(feed, this._items));
     },
-    onError: (error) => this._reportError(error),
+  });
+
+  /** "Load more": run by the button only, for the page after the last one shown. */
+  private readonly _nextPage = new Load(this, {
+    task: (_, signal) => fetchFeed(this.endpoint, this.site, this.playlist, this._feed!.next_page!, this._pageLength(), signal),
+    onComplete: (feed) => {
+      const seen = new Set(this._items.map((item) => item.id));
+      const added = feed.items.filter((item) => !seen.has(item.id));
+      this._items = [...this._items, ...added];
+      this._feed = feed;
+      const lang = pageLang(this);
+      this._announce = `${formatNumber(added.length, lang)} more ${added.length === 1 ? 'video' : 'videos'} loaded.`;
+      emit(this, new ReelLoadEvent(feed, this._items));
+    },
   });
 
   /** Every item shown so far (all pages loaded). */
@@ -123,7 +140,7 @@ export class ReelPlaylist extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this._moreController?.abort();
+    this._nextPage.reset();
   }
 
   private _pageLength(): number {
@@ -131,50 +148,12 @@ export class ReelPlaylist extends LitElement {
     return Number.isFinite(size) ? Math.min(MAX_PAGE_SIZE, Math.max(1, size)) : 12;
   }
 
-  private _reportError(error: unknown): void {
-    const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
-    emit(this, new ReelErrorEvent(e.status, e.code, e.message));
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const status = this._firstPage.status;
-    this.state = status === TaskStatus.INITIAL ? (this.site && this.playlist ? 'loading' : 'idle')
-      : status === TaskStatus.PENDING ? 'loading'
-        : status === TaskStatus.ERROR ? 'error'
-          : this._items.length === 0 ? 'empty' : 'complete';
-    // The task restarts after this hook; say so now rather than one update late.
-    if (['site', 'playlist', 'pageSize', 'endpoint'].some((key) => changed.has(key as keyof ReelPlaylist))) {
-      this.state = this.site && this.playlist ? 'loading' : 'idle';
-    }
+    const state = this._firstPage.state(!!(this.site && this.playlist));
+    this.state = state === 'complete' && this._items.length === 0 ? 'empty' : state;
     if (changed.has('selected') && this.selected) {
       const index = this._items.findIndex((item) => item.id === this.selected);
       if (index >= 0) this._active = index;
-    }
-  }
-
-  private async _loadMore(): Promise<void> {
-    const next = this._feed?.next_page;
-    if (next == null || this._more === 'loading') return;
-    const controller = new AbortController();
-    this._moreController = controller;
-    const generation = this._generation;
-    this._more = 'loading';
-    try {
-      const feed = await fetchFeed(this.endpoint, this.site, this.playlist, next, this._pageLength(), controller.signal);
-      if (generation !== this._generation || controller.signal.aborted) return;
-      const seen = new Set(this._items.map((item) => item.id));
-      const added = feed.items.filter((item) => !seen.has(item.id));
-      this._items = [...this._items, ...added];
-      this._feed = feed;
-      this._more = 'idle';
-      const lang = pageLang(this);
-      this._announce = `${formatNumber(added.length, lang)} more ${added.length === 1 ? 'video' : 'videos'} loaded.`;
-      emit(this, new ReelLoadEvent(feed, this._items));
-    } catch (error) {
-      if (generation !== this._generation || controller.signal.aborted) return;
-      this._more = 'error';
-      this._moreError = errorMessage(error);
-      this._reportError(error);
     }
   }
 
@@ -238,14 +217,8 @@ export class ReelPlaylist extends LitElement {
       <div class="visually-hidden" role="status" aria-live="polite">${
         this.state === 'loading' ? 'Loading videos…' : this._announce}</div>
       ${this._firstPage.render({
-        initial: () => (this.site && this.playlist ? this._renderSkeleton() : nothing),
-        pending: () => this._renderSkeleton(),
-        error: (error) => html`
-          <div class="message error" part="error" role="alert">
-            <p>${errorMessage(error)}</p>
-            ${error instanceof ReelApiError && (error.transient || error.status === 0)
-              ? html`<button part="retry" @click=${() => this.reload()}>Try again</button>` : nothing}
-          </div>`,
+        idle: () => (this.site && this.playlist ? this._renderSkeleton() : nothing),
+        loading: () => this._renderSkeleton(),
         complete: () => this._renderList(),
       })}
     `;
@@ -280,12 +253,14 @@ export class ReelPlaylist extends LitElement {
         <div class="message" part="empty"><slot name="empty"><p>No videos here yet.</p></slot></div>`;
     }
     const active = Math.min(this._active, this._items.length - 1);
+    // A plain map, not the keyed `repeat`: while the list shows, cards are only ever appended ("Load more"); a new first
+    // page replaces the whole list through the skeleton. So index order is key order, and the directive would only cost.
     return html`
       ${header}
       <ul class="cards" part="list" role="listbox" aria-labelledby="title"
         aria-orientation=${this.layout === 'list' ? 'vertical' : nothing}
         @keydown=${this._onKeydown} @focusin=${this._onFocusin}>
-        ${repeat(this._items, (item) => item.id, (item, index) => this._renderCard(item, index, index === active, lang))}
+        ${this._items.map((item, index) => this._renderCard(item, index, index === active, lang))}
       </ul>
       ${this._renderFooter(feed, lang)}`;
   }
@@ -318,13 +293,14 @@ export class ReelPlaylist extends LitElement {
 
   private _renderFooter(feed: FeedResponse, lang: string) {
     if (feed.next_page == null) return nothing;
-    const loading = this._more === 'loading';
+    const more = this._nextPage.status;
+    const loading = more === 'loading';
     return html`
       <div class="footer">
         <button part="load-more" ?disabled=${loading} aria-busy=${loading ? 'true' : 'false'}
-          @click=${() => this._loadMore()}>${loading ? 'Loading…' : this._more === 'error' ? 'Try again' : 'Load more'}</button>
+          @click=${() => loading || this._nextPage.run()}>${loading ? 'Loading…' : more === 'error' ? 'Try again' : 'Load more'}</button>
         <span class="count">${formatNumber(this._items.length, lang)} of ${formatNumber(feed.total, lang)}</span>
-        ${this._more === 'error' ? html`<p class="error-text" role="alert">${this._moreError}</p>` : nothing}
+        ${more === 'error' ? html`<p class="error-text" role="alert">${errorMessage(this._nextPage.error)}</p>` : nothing}
       </div>`;
   }
 }

@@ -1,6 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { FakeWorker, json } from './support/fake-worker.ts';
-import { feed } from './support/fixtures.ts';
+import { feed, gate, media, PLAYLIST, player, SITE } from './support/fixtures.ts';
+import { $, $$ } from './support/dom.ts';
 
 // The built bundle (npm run build runs before the suites), loaded the way a publisher's page loads it.
 const BUNDLE = '/dist/reelgate.js';
@@ -62,5 +63,50 @@ describe('the embed bundle', () => {
     await fixture(html`<reel-playlist site="vbQmzoYd" playlist="DGRTLuft"></reel-playlist>`);
     await waitUntil(() => worker.calls.length === 2, 'no second request was made');
     expect(worker.calls[1]!.headers.get('x-reelgate-dev-ip')).to.equal('192.0.2.30');
+  });
+});
+
+// The bundle is minified with our private members renamed (components/build-options.mjs), so the suites that test
+// the sources cannot vouch for it: this drives each element through the shipped file.
+describe('every element from the embed bundle', () => {
+  let worker: FakeWorker;
+  beforeEach(() => {
+    worker = new FakeWorker().install();
+  });
+  afterEach(() => worker.restore());
+
+  it('pages a playlist, plays what is chosen, shows a player configuration and opens a gate', async () => {
+    await addScript(`${BUNDLE}?copy=1`);
+    worker.on(/\/playlists\//, (url) => json(feed(Number(url.searchParams.get('page')), 2, 3)));
+    worker.on(/\/media\//, (url) => json(media(url.pathname.split('/').pop()!)));
+    worker.on(/\/players\//, () => json(player({ aspectratio: '4:3', playbackRateControls: true })));
+    worker.on(/\/gate\//, () => json(gate(true, 'allowed', 'DE')));
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="inline-size: 640px">
+      <reel-player site=${SITE} player="RkWDvjNV" for="shelf"></reel-player>
+      <reel-playlist id="shelf" site=${SITE} playlist=${PLAYLIST} page-size="2"></reel-playlist>
+      <reel-player-config site=${SITE} player="RkWDvjNV"></reel-player-config>
+      <reel-geo-gate policy="europe"><template><p class="gated">Gated</p></template></reel-geo-gate>
+    </div>`);
+    const [el, list, config, gateEl] = ['reel-player', 'reel-playlist', 'reel-player-config', 'reel-geo-gate']
+      .map((tag) => wrapper.querySelector(tag)!);
+
+    await waitUntil(() => list!.getAttribute('state') === 'complete', 'the playlist never loaded');
+    expect($$(list!, '[part="card"]')).to.have.length(2);
+    $(list!, '[part="load-more"]')!.click();
+    await waitUntil(() => $$(list!, '[part="card"]').length === 3, '"Load more" never added the last card');
+
+    await waitUntil(() => el!.getAttribute('state') === 'complete', 'the player never cued the first item');
+    expect(el!.getAttribute('media')).to.equal('media001');
+    ($$(list!, '[part="card"]')[2] as HTMLElement).click();
+    await waitUntil(() => ($(el!, 'video') as HTMLVideoElement | null)?.getAttribute('aria-label') === 'Video: Video number 3',
+      'the player never switched to the chosen card');
+    expect(Math.round($(el!, '[part="frame"]')!.getBoundingClientRect().height)).to.equal(480);
+    expect($(el!, '[part="rate-menu"]')).to.not.equal(null);
+
+    await waitUntil(() => config!.getAttribute('state') === 'complete', 'the config panel never loaded');
+    expect($(config!, '[part="name"]')!.textContent).to.equal('Article player');
+
+    await waitUntil(() => gateEl!.getAttribute('state') === 'allowed', 'the gate never opened');
+    await waitUntil(() => gateEl!.querySelector('.gated') !== null, 'the gate never stamped its template');
   });
 });

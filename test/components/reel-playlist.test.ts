@@ -165,6 +165,33 @@ describe('<reel-playlist>', () => {
     expect(cards(el)).to.have.length(10);
   });
 
+  it('drops a "Load more" still on its way when a new first page is asked for', async () => {
+    const more = hold();
+    worker.on(FEED_PATH, (url) => {
+      const page = Number(url.searchParams.get('page'));
+      const playlist = url.pathname.split('/').pop()!;
+      return page === 2 ? more.promise : json(feed(page, 6, 10, `Playlist ${playlist}`, playlist));
+    });
+    const el = await mount({ pageSize: 6 });
+    await untilState(el, 'complete');
+    const loads: Event[] = [];
+    el.addEventListener('reel-load', (event) => loads.push(event));
+    $(el, '[part="load-more"]')!.click();
+    await el.updateComplete;
+    expect($(el, '[part="load-more"]')!.textContent).to.equal('Loading…');
+    el.playlist = 'other';
+    await untilState(el, 'complete');
+    const pageTwo = worker.callsTo(FEED_PATH).find((c) => c.url.searchParams.get('page') === '2')!;
+    expect(pageTwo.signal!.aborted).to.equal(true);
+    more.release(json(feed(2, 6, 10)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    expect(loads).to.have.length(1);
+    expect($(el, '[part="title"]')!.textContent).to.equal('Playlist other');
+    expect(cards(el)).to.have.length(6);
+    expect($(el, '[part="load-more"]')!.textContent).to.equal('Load more');
+  });
+
   it('emits reel-select (bubbling, composed) with the media id when a card is clicked', async () => {
     serveFeed(worker, 3);
     const el = await mount();

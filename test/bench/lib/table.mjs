@@ -37,10 +37,24 @@ export function table(results) {
   if (size) {
     row('3 Embed size', `${size.file} (unminified build ${n(size.unminified_bytes)} B)`,
       `raw = minified ${n(size.minified_bytes)} B · gzip **${kb(size.min_gzip_bytes)}** · brotli ${kb(size.min_brotli_bytes)}`,
-      `budget ${kb(size.budget_min_gzip_bytes)} min+gzip: ${size.within_budget ? 'within' : '**over**'}`);
+      `budget ${kb(size.budget_min_gzip_bytes)} min+gzip: ${size.within_budget ? 'within' : '**over**'}` +
+      (size.goal_min_gzip_bytes ? `; goal ${kb(size.goal_min_gzip_bytes)}: ${size.meets_goal ? '**met**' : '**not met**'}` : ''));
     row('', 'Lit\'s share (lit, lit-html, lit-element, @lit/reactive-element, @lit/task)',
       `${n(size.lit.min_bytes_in_bundle)} B minified (${size.lit.share_of_min_bytes} %) · ${n(size.lit.lit_min_gzip_bytes)} B min+gzip (${size.lit.share_of_min_gzip} %)`,
       `elements alone ${n(size.lit.elements_alone_min_gzip_bytes)} B min+gzip`);
+    if (size.lit.alone) {
+      row('', 'Lit alone (only the exports the elements import, one bundle)',
+        `${n(size.lit.alone.min_bytes)} B minified · ${n(size.lit.alone.min_gzip_bytes)} B min+gzip`, 'what every element bundle starts from');
+    }
+    for (const [tag, e] of Object.entries(size.elements ?? {})) {
+      row('', `\`<${tag}>\` (its module alone, Lit inside: own = alone − Lit alone)`,
+        `alone ${n(e.alone_min_gzip_bytes)} B min+gzip · own **${n(e.own_min_gzip_bytes)} B**`,
+        `adds ${n(e.marginal_min_gzip_bytes)} B to the full bundle`);
+    }
+    if (size.elements) {
+      row('', 'shared modules and gzip overlap', `${n(size.shared_and_overlap_min_gzip_bytes)} B min+gzip`,
+        'full bundle − Lit alone − every element\'s addition');
+    }
   }
   if (Array.isArray(results.render_cost)) {
     results.render_cost.forEach((r, i) => row(i === 0 ? '4 Render cost (Chromium)' : '',

@@ -1,0 +1,119 @@
+/**
+ * One call to the worker as a reactive controller: what `@lit/task` did for the elements, in the few lines they use,
+ * plus the plumbing each element had pasted around it (the status the `state` attribute shows, `reel-error` on
+ * failure, the error box with its retry button).
+ *
+ * With `args`, the call runs on each host update whose args differ (shallowly) from the last run's; without, only
+ * through `run()`. A newer run aborts the one in flight (its `AbortSignal` goes into `fetch`), and a stale outcome is
+ * dropped, so an old answer never overwrites a newer one. `reset()` cancels and forgets the run in flight.
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { errorMessage, ReelApiError } from './api.ts';
+import { emit, ReelErrorEvent } from './events.ts';
+
+/** What a task returns when there is nothing to ask (an id is missing): the load goes back to `idle`. */
+export const IDLE: unique symbol = Symbol();
+
+/** `idle` (nothing asked), `loading`, `complete` or `error`: the words the elements' `state` attributes use. */
+export type LoadStatus = 'idle' | 'loading' | 'complete' | 'error';
+
+export interface LoadOptions<A extends readonly unknown[], T> {
+  /** The values the call depends on; a change runs it again. */
+  args?: () => A;
+  task: (args: A, signal: AbortSignal) => Promise<T | typeof IDLE> | T | typeof IDLE;
+  onComplete?: (value: T) => void;
+  /** Default: `reel-error` from the host. */
+  onError?: (error: unknown) => void;
+}
+
+type Host = ReactiveControllerHost & HTMLElement;
+
+export class Load<A extends readonly unknown[], T> implements ReactiveController {
+  status: LoadStatus = 'idle';
+  value: T | undefined;
+  error: unknown;
+  private _args: A | undefined;
+  private _run = 0;
+  private _abort: AbortController | null = null;
+
+  constructor(private readonly _host: Host, private readonly _options: LoadOptions<A, T>) {
+    _host.addController(this);
+  }
+
+  hostUpdate(): void {
+    if (this._options.args && this._changed()) void this.run();
+  }
+
+  /** The host's `state` for this load, from its `willUpdate`: a change of args (run right after) counts as loading. */
+  state(ready: boolean): LoadStatus {
+    return this.status === 'idle' || this._changed() ? (ready ? 'loading' : 'idle') : this.status;
+  }
+
+  async run(): Promise<void> {
+    const args = (this._args = this._options.args?.() ?? ([] as unknown as A));
+    this._abort?.abort();
+    const controller = (this._abort = new AbortController());
+    const run = ++this._run;
+    this.status = 'loading';
+    this._host.requestUpdate();
+    let value: T | typeof IDLE | undefined;
+    let failed = false;
+    try {
+      value = await this._options.task(args, controller.signal);
+    } catch (error) {
+      failed = true;
+      this.error = error;
+    }
+    if (run !== this._run) return;
+    this._abort = null;
+    if (value === IDLE) this.status = 'idle';
+    else {
+      this.value = value;
+      this.status = failed ? 'error' : 'complete';
+      if (failed) (this._options.onError ?? ((error) => reportError(this._host, error)))(this.error);
+      else this._options.onComplete?.(value as T);
+    }
+    this._host.requestUpdate();
+  }
+
+  /** Cancels the run in flight, if any (its outcome is dropped), and goes back to `idle`. */
+  reset(): void {
+    this._run++;
+    this._abort?.abort();
+    this._abort = null;
+    this.status = 'idle';
+  }
+
+  /** The view for the current status; a failed run shows the shared error box unless `error` is given. */
+  render(views: { idle?: () => unknown; loading: () => unknown; complete: (value: T) => unknown;
+    error?: (error: unknown) => unknown; }) {
+    switch (this.status) {
+      case 'idle': return views.idle ? views.idle() : nothing;
+      case 'loading': return views.loading();
+      case 'complete': return views.complete(this.value as T);
+      default: return views.error ? views.error(this.error) : errorBox(this.error, () => this.run());
+    }
+  }
+
+  private _changed(): boolean {
+    const next = this._options.args?.();
+    const last = this._args;
+    return !!next && (!last || next.some((value, i) => !Object.is(value, last[i])));
+  }
+}
+
+/** `reel-error` from `host` for a failed call. */
+export function reportError(host: EventTarget, error: unknown): void {
+  const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
+  emit(host, new ReelErrorEvent(e.status, e.code, e.message));
+}
+
+/** The error box every element shows for a failed call, with "Try again" when trying again may help. */
+export function errorBox(error: unknown, retry: () => unknown) {
+  return html`
+    <div class="message error" part="error" role="alert">
+      <p>${errorMessage(error)}</p>
+      ${error instanceof ReelApiError && error.transient
+        ? html`<button part="retry" @click=${retry}>Try again</button>` : nothing}
+    </div>`;
+}
