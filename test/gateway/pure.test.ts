@@ -185,23 +185,25 @@ describe('caller shares', () => {
     shares.join('a', 0, b);
     shares.join('b', 0, b);
     shares.fill(b, 0, terms);
-    // The gateway's reserve (3) goes to the two keys in turn, and each may hold 1 (3 / 2 keys, at least 1).
+    // The gateway's reserve (3) goes round the welcome seat and the two keys; each may hold 1 (3 / 3, at least 1).
     expect(shares.figures('a', 0, terms)).toEqual({ limit: 7, remaining: 1, reset: 0 });
     expect(shares.figures('b', 0, terms)).toEqual({ limit: 7, remaining: 1, reset: 0 });
     expect(shares.spend('a')).toBe(true);
     expect(shares.spend('a')).toBe(false);
-    // a got the first token, so it is first in turn again: its next one is the reserve's next (one every 4 s).
-    expect(shares.figures('a', 0, terms)).toEqual({ limit: 7, remaining: 0, reset: 4 });
-    expect(shares.retryAfterSeconds('a', 0, terms)).toBe(4);
-    // b's next comes after at most one for a.
+    // a's next token comes after at most one for the seat ahead of it (full, but a new key may take it meanwhile).
+    expect(shares.figures('a', 0, terms)).toEqual({ limit: 7, remaining: 0, reset: 8 });
+    expect(shares.retryAfterSeconds('a', 0, terms)).toBe(8);
     expect(shares.spend('b')).toBe(true);
-    expect(shares.figures('b', 0, terms)).toEqual({ limit: 7, remaining: 0, reset: 8 });
-    // A third key arriving now goes behind both.
-    expect(shares.figures('c', 0, terms)).toEqual({ limit: 5, remaining: 0, reset: 12 });
-    // The reserve had one token left over; visitors cannot take it, and a gets it at the next hand-out.
-    flood(b, 0);
-    shares.fill(b, 0, terms);
-    expect(shares.figures('a', 0, terms).remaining).toBe(1);
+    expect(shares.figures('b', 0, terms)).toEqual({ limit: 7, remaining: 0, reset: 12 });
+    // A third key arriving now takes the welcome seat's call, and goes behind both.
+    shares.join('c', 0, b);
+    expect(shares.figures('c', 0, terms)).toEqual({ limit: 5, remaining: 1, reset: 0 });
+    expect(shares.spend('c')).toBe(true);
+    expect(shares.figures('c', 0, terms)).toEqual({ limit: 5, remaining: 0, reset: 16 });
+    // Visitors cannot take the gateway's reserve: four seconds on, its next token goes to the first in turn.
+    flood(b, 4000);
+    shares.fill(b, 4000, terms);
+    expect(shares.held()).toBe(1);
   });
 
   it('keeps the promise under a flood of visitors: a key pacing on the figures always finds its token', () => {
@@ -235,10 +237,12 @@ describe('caller shares', () => {
     const shares = new CallerShares();
     shares.join('a', 0, b);
     shares.fill(b, 0, terms);
-    expect(shares.held()).toBe(3);
-    expect(b.available(0, 'gateway')).toBe(4);
+    // The welcome seat holds one, the key its part (3 / 2 → 1), both from the shared pool first.
+    expect(shares.held()).toBe(2);
+    expect(b.available(0, 'gateway')).toBe(5);
     shares.fill(b, 60_000, terms);
-    expect(shares.held()).toBe(0);
+    expect(shares.held()).toBe(1);
+    expect(shares.figures('a', 60_000, terms)).toMatchObject({ limit: 15, remaining: 0 });
     expect(b.available(60_000, 'gateway')).toBe(7);
   });
 });

@@ -399,6 +399,8 @@ export class BudgetObject extends DurableObject<Env> {
    */
   async callWithShare(request: BudgetRequest): Promise<BudgetResult & { share: CallerShare }> {
     const now = this.clock();
+    // The welcome seat is filled in its turn before a new key takes it over.
+    this.fillShares(now);
     this.shares.join(request.caller, now, this.bucket('v2'));
     this.fillShares(now);
     const result = await this.run(request, true);

@@ -15,6 +15,10 @@
  *   holds under any flood of visitors and however other keys behave (a key that arrives later goes behind it).
  * - `limit` is what the key can count on per minute: the gateway's reserved rate split between the active keys.
  *
+ * A key that was not active has no account and so no promise yet. One seat in the turns is kept for it: a welcome
+ * account that holds one call like any other, which the next key to arrive takes over, so a key's first call finds a
+ * token at once unless another key arrived since the seat was last filled.
+ *
  * The global limit is the bucket's: held tokens were taken from it, and an account idle for a minute gives what it
  * holds back to the pools it came from (never above their caps).
  */
@@ -41,6 +45,8 @@ export interface ShareTerms {
 
 /** A key that made no call for this long gives its tokens back and stops counting as active. */
 export const SHARE_WINDOW_MS = 60_000;
+/** The seat kept for the next key to arrive; not a key id (those are `key_…`). */
+const WELCOME = '';
 const MAX_CALLERS = 1000;
 const EPSILON = 1e-9;
 
@@ -57,25 +63,44 @@ export class CallerShares {
   /** In hand-out order: the first account that is not full gets the next token. */
   private readonly accounts = new Map<string, Account>();
 
-  /** A call of `caller`: it is active (an account at the back of the turns if it had none). */
+  constructor() {
+    this.clear();
+  }
+
+  /** Keys active now (the welcome seat is none). */
+  private get active(): number {
+    return this.accounts.size - 1;
+  }
+
+  /**
+   * A call of `caller`: it is active. A key without an account gets one at the back of the turns, with what the
+   * welcome seat holds (the seat stays where it is, empty, and is filled again in its turn).
+   */
   join(caller: string, now: number, bucket: TokenBucket): void {
     const account = this.accounts.get(caller);
     if (account) {
       account.lastCall = now;
       return;
     }
-    this.accounts.set(caller, { draw: { public: 0, gateway: 0, shared: 0 }, lastCall: now });
+    const welcome = this.accounts.get(WELCOME)!;
+    this.accounts.set(caller, { draw: welcome.draw, lastCall: now });
+    welcome.draw = { public: 0, gateway: 0, shared: 0 };
     while (this.accounts.size > MAX_CALLERS) {
       // The longest idle goes first; what it held goes back.
       let oldest: [string, Account] | undefined;
-      for (const entry of this.accounts) if (!oldest || entry[1].lastCall < oldest[1].lastCall) oldest = entry;
+      for (const entry of this.accounts) {
+        if (entry[0] !== WELCOME && (!oldest || entry[1].lastCall < oldest[1].lastCall)) oldest = entry;
+      }
       this.drop(oldest![0], bucket, now);
     }
   }
 
-  /** How many tokens one account may hold: its part of the gateway's reserve, and always one whole call. */
-  cap(terms: ShareTerms, active = this.accounts.size): number {
-    return Math.max(1, Math.floor(terms.reserve / Math.max(1, active) + EPSILON));
+  /**
+   * How many tokens one account may hold: its part of the gateway's reserve (the welcome seat counting as one), and
+   * always one whole call. The seat itself holds one.
+   */
+  cap(terms: ShareTerms, active = this.active): number {
+    return Math.max(1, Math.floor(terms.reserve / (Math.max(0, active) + 1) + EPSILON));
   }
 
   /**
@@ -86,7 +111,8 @@ export class CallerShares {
     this.expire(bucket, now);
     const cap = this.cap(terms);
     for (;;) {
-      const wanting = [...this.accounts].filter(([, account]) => held(account.draw) < cap - EPSILON);
+      const wanting = [...this.accounts]
+        .filter(([name, account]) => held(account.draw) < (name === WELCOME ? 1 : cap) - EPSILON);
       if (wanting.length === 0) return false;
       for (const [caller, account] of wanting) {
         const draw = bucket.take(now, 'gateway', 1);
@@ -143,7 +169,7 @@ export class CallerShares {
 
   /** The figures for `caller`'s headers. */
   figures(caller: string, now: number, terms: ShareTerms): CallerShare {
-    const active = Math.max(1, this.accounts.size + (this.accounts.has(caller) ? 0 : 1));
+    const active = Math.max(1, this.active + (this.accounts.has(caller) ? 0 : 1));
     const account = this.accounts.get(caller);
     const remaining = account ? Math.floor(held(account.draw) + EPSILON) : 0;
     const full = account !== undefined && held(account.draw) >= this.cap(terms, active) - EPSILON;
@@ -157,7 +183,7 @@ export class CallerShares {
   /** Accounts idle for a minute give back what they hold. */
   private expire(bucket: TokenBucket, now: number): void {
     for (const [caller, account] of this.accounts) {
-      if (account.lastCall <= now - SHARE_WINDOW_MS) this.drop(caller, bucket, now);
+      if (caller !== WELCOME && account.lastCall <= now - SHARE_WINDOW_MS) this.drop(caller, bucket, now);
     }
   }
 
@@ -170,5 +196,6 @@ export class CallerShares {
 
   clear(): void {
     this.accounts.clear();
+    this.accounts.set(WELCOME, { draw: { public: 0, gateway: 0, shared: 0 }, lastCall: Number.POSITIVE_INFINITY });
   }
 }
