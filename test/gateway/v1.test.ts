@@ -19,7 +19,10 @@ async function v1(path: string, key: CreatedKey, init: RequestInit = {}): Promis
 
 function expectV1Error(result: { status: number; body: any }, status: number, code: string): void {
   expect(result.status, JSON.stringify(result.body)).toBe(status);
-  expect(result.body).toEqual({ status: 'error', code, title: expect.any(String), message: expect.any(String) });
+  const { rate_limit: rateLimit, ...error } = result.body as Record<string, unknown>;
+  expect(error).toEqual({ status: 'error', code, title: expect.any(String), message: expect.any(String) });
+  // An answer about a call the key made (not a refusal before it) carries the key's share, as successes do.
+  if (rateLimit !== undefined) expect(Object.keys(rateLimit as object).sort()).toEqual(['limit', 'remaining', 'reset']);
 }
 
 describe('v1 read routes', () => {
