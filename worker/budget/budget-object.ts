@@ -137,6 +137,8 @@ export class BudgetObject extends DurableObject<Env> {
   /** Gateway keys' accounts: tokens held for each active key (gateway/caller-shares.ts). */
   private readonly shares = new CallerShares();
   private shareTimer: ReturnType<typeof setTimeout> | null = null;
+  /** How long a gateway call waited for its key's next token (for its `Server-Timing`), by request. */
+  private readonly shareWaits = new WeakMap<BudgetRequest, number>();
   private readonly variants = new VariantLimiter();
   private stats: BudgetStats = BudgetObject.emptyStats();
 
@@ -406,7 +408,8 @@ export class BudgetObject extends DurableObject<Env> {
     const result = await this.run(request, true);
     const later = this.clock();
     this.fillShares(later);
-    return { ...result, share: this.shares.figures(request.caller, later, this.shareTerms()) };
+    const waitedMs = this.shareWaits.get(request) ?? 0;
+    return { ...result, share: { ...this.shares.figures(request.caller, later, this.shareTerms()), waitedMs } };
   }
 
   /** A gateway key's share without spending anything (refusals, replayed idempotent outcomes). */
@@ -438,15 +441,39 @@ export class BudgetObject extends DurableObject<Env> {
     this.shareTimer = setTimeout(() => this.fillShares(this.clock()), wait);
   }
 
-  /** Spends a token of the key's account, or refuses with when its next one is due. */
-  private spendShare(caller: string): void {
-    const now = this.clock();
+  /** A token now: the key's own, or one of the shared pool that is there now and that no visitor waits for. */
+  private takeShare(caller: string, now: number): boolean {
     this.fillShares(now);
     const bucket = this.bucket('v2');
     // The upstream asked for a pause: nothing is spent until it is over, held tokens included.
     if (bucket.pausedUntilMs > now) throw new BudgetExhausted((bucket.pausedUntilMs - now) / 1000);
-    if (this.shares.spend(caller)) return;
-    throw new BudgetExhausted(this.shares.retryAfterSeconds(caller, now, this.shareTerms()));
+    if (this.shares.spend(caller)) return true;
+    return this.queues.get('v2')!.sizeOf('public') === 0 && bucket.take(now, 'gateway', 1, 'shared') !== null;
+  }
+
+  /**
+   * Spends a token for the key's call. When its account is empty the call may wait, at most `max_wait_ms`, for the
+   * key's next token or a shared one (the wait goes into its `Server-Timing`); when neither can come in that time it is
+   * refused at once with when the key's own token is due. A client pacing on its headers never waits.
+   */
+  private async spendShare(request: BudgetRequest): Promise<void> {
+    const { caller } = request;
+    const started = this.clock();
+    if (this.takeShare(caller, started)) return;
+    const dueMs = this.shares.retryAfterSeconds(caller, started, this.shareTerms()) * 1000;
+    const maxWait = this.budget.maxWaitMs;
+    const soonest = Math.min(dueMs, this.bucket('v2').waitMs(started, 0, 'gateway'));
+    if (soonest > maxWait) throw new BudgetExhausted(dueMs / 1000);
+    const stepMs = Math.max(50, soonest);
+    for (let waited = 0; waited < maxWait; waited += stepMs) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(stepMs, maxWait - waited)));
+      const now = this.clock();
+      if (this.takeShare(caller, now)) {
+        this.shareWaits.set(request, Math.max(0, now - started));
+        return;
+      }
+    }
+    throw new BudgetExhausted(this.shares.retryAfterSeconds(caller, this.clock(), this.shareTerms()));
   }
 
   /**
@@ -492,14 +519,15 @@ export class BudgetObject extends DurableObject<Env> {
     this.stats = BudgetObject.emptyStats();
   }
 
-  private async perform({ lane, caller, call, background }: BudgetRequest, load?: Load, viaShare = false): Promise<Performed> {
+  private async perform(request: BudgetRequest, load?: Load, viaShare = false): Promise<Performed> {
+    const { lane, caller, call, background } = request;
     const unconfigured = this.checkConfigured(call);
     if (unconfigured) return { result: { ok: false, failure: unconfigured }, serial: null };
     try {
       // A load's call spends its reservation; beyond it, it goes first in line (what the load spent is wasted unless
       // it finishes). Anything else queues as a caller waiting (or, for a background refresh, behind them).
       // A gateway key's call spends its own account (gateway/caller-shares.ts).
-      if (viaShare && call.api === 'v2') this.spendShare(caller);
+      if (viaShare && call.api === 'v2') await this.spendShare(request);
       else if (!this.spendReserved(call.api, load)) await this.acquire(call.api, lane, caller, 1, load ? 0 : background ? 2 : 1);
     } catch (error) {
       if (error instanceof BudgetExhausted) {

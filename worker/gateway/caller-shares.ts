@@ -2,11 +2,13 @@
  * Each gateway key's share of the upstream budget, held for it, so that the `svc-request-limit` /
  * `svc-request-remaining` headers it receives are a promise the budget keeps rather than an estimate.
  *
- * Every key active in the last minute has an account: tokens taken from the gateway's side of the bucket (its reserve,
- * `budget.gateway_floor`, and the shared pool when there is any) and held for that key alone. Tokens are handed out one
- * at a time, round the keys whose account is not full (the key that just got one goes to the back), as soon as the
- * gateway's side has a whole one. A gateway call spends a token of its own key's account, or is refused at once: it is
- * never queued. So:
+ * Every key active in the last minute has an account: tokens taken from the gateway's reserve (`budget.gateway_floor`
+ * of the bucket, which visitors never spend) and held for that key alone. Tokens are handed out one at a time, round
+ * the keys whose account is not full (the key that just got one goes to the back), as soon as the reserve has a whole
+ * one. A gateway call spends a token of its own key's account; when that is empty it may take one from the shared pool
+ * if one is there right now (first come first served, as visitors do; nobody is promised those); otherwise it waits
+ * for the key's next token if that is due within `max_wait_ms` (saying so in `Server-Timing`), or is refused at once
+ * with when it is due. A key that paces on its headers never waits. So:
  *
  * - `remaining` is the whole tokens the key holds: its next `remaining` calls find their token at once (unless the
  *   platform itself asks us to pause, see the README).
@@ -31,6 +33,8 @@ export interface CallerShare {
   remaining: number;
   /** Seconds until it holds one more call, at the latest (0 when its account is full). */
   reset: number;
+  /** Milliseconds this call waited for the key's next token (its account was empty and the token was due soon). */
+  waitedMs?: number;
 }
 
 /** What a key's share is made of, in the budget's terms. */
@@ -115,7 +119,8 @@ export class CallerShares {
         .filter(([name, account]) => held(account.draw) < (name === WELCOME ? 1 : cap) - EPSILON);
       if (wanting.length === 0) return false;
       for (const [caller, account] of wanting) {
-        const draw = bucket.take(now, 'gateway', 1);
+        // From the gateway's reserve only: the shared pool is first come first served, never held for anyone.
+        const draw = bucket.take(now, 'gateway', 1, 'own');
         if (!draw) return true;
         account.draw.public += draw.public;
         account.draw.gateway += draw.gateway;

@@ -167,6 +167,8 @@ async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetS
     return refusal(502, 'upstream_unavailable', 'The video platform could not be reached.');
   }
   const share = shareHeaders(result.share);
+  // A call that waited for its key's next token says so (README, "Lanes and your share of the budget").
+  if (result.share.waitedMs) share['server-timing'] = `budget;dur=${Math.round(result.share.waitedMs)};desc="waited for this key's share"`;
 
   if (!result.ok) {
     // No answer came (no slot, no connection, a timeout).
