@@ -21,8 +21,9 @@ function expectV1Error(result: { status: number; body: any }, status: number, co
   expect(result.status, JSON.stringify(result.body)).toBe(status);
   const { rate_limit: rateLimit, ...error } = result.body as Record<string, unknown>;
   expect(error).toEqual({ status: 'error', code, title: expect.any(String), message: expect.any(String) });
-  // An answer about a call the key made (not a refusal before it) carries the key's share, as successes do.
-  if (rateLimit !== undefined) expect(Object.keys(rateLimit as object).sort()).toEqual(['limit', 'remaining', 'reset']);
+  // Only a 429 carries the key's share in the body (as successes do); other errors keep v1's exact shape.
+  if (status === 429) expect(Object.keys(rateLimit as object).sort()).toEqual(['limit', 'remaining', 'reset']);
+  else expect(rateLimit).toBeUndefined();
 }
 
 describe('v1 read routes', () => {

@@ -280,10 +280,14 @@ function parseJson(outcome: Outcome): unknown {
   }
 }
 
-/** A failed v2 outcome as the v1 error, keeping the HTTP status, the rate-limit headers and the `rate_limit` object. */
+/**
+ * A failed v2 outcome as the v1 error, keeping the HTTP status and the rate-limit headers. A 429 also carries the
+ * `rate_limit` object, so a v1 client learns when to come back from the body it reads; other errors keep v1's exact
+ * error shape.
+ */
 function failure(outcome: Outcome): Response {
   const items = errorItemsFromBody(outcome.body, outcome.status);
-  const limits = rateLimit(outcome.headers);
+  const limits = outcome.status === 429 ? rateLimit(outcome.headers) : undefined;
   return v1Json(limits ? { ...v1Error(items), rate_limit: limits } : v1Error(items), outcome.status, outcome.headers);
 }
 
