@@ -281,14 +281,12 @@ function parseJson(outcome: Outcome): unknown {
 }
 
 /**
- * A failed v2 outcome as the v1 error, keeping the HTTP status and the rate-limit headers. A 429 also carries the
- * `rate_limit` object, so a v1 client learns when to come back from the body it reads; other errors keep v1's exact
- * error shape.
+ * A failed v2 outcome as the v1 error (v1's exact shape: v1 clients and the suites check it), keeping the HTTP status
+ * and the headers: a 429's `Retry-After` and the share headers, the same figures successes carry in `rate_limit`.
  */
 function failure(outcome: Outcome): Response {
   const items = errorItemsFromBody(outcome.body, outcome.status);
-  const limits = outcome.status === 429 ? rateLimit(outcome.headers) : undefined;
-  return v1Json(limits ? { ...v1Error(items), rate_limit: limits } : v1Error(items), outcome.status, outcome.headers);
+  return v1Json(v1Error(items), outcome.status, outcome.headers);
 }
 
 export async function handleV1(request: Request, env: Env, path: string): Promise<Response> {
