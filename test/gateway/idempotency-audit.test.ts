@@ -97,7 +97,7 @@ describe('idempotent writes', () => {
     const refused = await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'later' });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    await expectError(refused, 429, 'rate_limited');
+    await expectError(refused, 429, 'rate_limit_exceeded');
     expect(callsTo(await stats(), 'POST', '/players/')).toBe(0);
     await stub.reset();
     const retried = await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'later' });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateToken, looksLikeToken, parseNewKey, permits } from '../../worker/gateway/access-keys.ts';
 import { tokensEqual } from '../../worker/gateway/admin-auth.ts';
+import { TokenBucket } from '../../worker/budget/token-bucket.ts';
 import { CallerShares } from '../../worker/gateway/caller-shares.ts';
 import { canonicalJson } from '../../worker/gateway/idempotency.ts';
 import { purgeTargets } from '../../worker/gateway/purge.ts';
@@ -169,18 +170,80 @@ describe('idempotency fingerprints', () => {
 });
 
 describe('caller shares', () => {
-  it('splits the rate between the callers active in the last minute', () => {
+  // Rate 50, burst 10, floors 0.3: the gateway's reserve holds 3 and refills one call every 4 s (15 a minute).
+  const terms = { guaranteedPerMinute: 15, reserve: 3, pausedUntil: 0 };
+  const bucket = () => new TokenBucket(50, 10, 0, { public: 0.3, gateway: 0.3 });
+  /** What visitors spend: everything they may, now. */
+  const flood = (b: TokenBucket, now: number) => {
+    while (b.take(now, 'public', 1)) { /* drained */ }
+  };
+
+  it('holds tokens for each key, hands them out in turn, and states what it holds and when the next comes', () => {
+    const b = bucket();
     const shares = new CallerShares();
-    expect(shares.figures('a', 50, 0)).toEqual({ limit: 50, remaining: 50 });
-    shares.record('a', 0);
-    shares.record('a', 1);
-    expect(shares.figures('a', 50, 2)).toEqual({ limit: 50, remaining: 48 });
-    shares.record('b', 2);
-    expect(shares.figures('a', 50, 3)).toEqual({ limit: 25, remaining: 23 });
-    expect(shares.figures('c', 50, 3)).toEqual({ limit: 16, remaining: 16 });
-    // A minute later the old calls no longer count.
-    expect(shares.figures('a', 50, 60_001)).toEqual({ limit: 25, remaining: 25 });
-    expect(shares.figures('a', 50, 120_000)).toEqual({ limit: 50, remaining: 50 });
+    flood(b, 0);
+    shares.join('a', 0, b);
+    shares.join('b', 0, b);
+    shares.fill(b, 0, terms);
+    // The gateway's reserve (3) goes round the welcome seat and the two keys; each may hold 1 (3 / 3, at least 1).
+    expect(shares.figures('a', 0, terms)).toEqual({ limit: 7, remaining: 1, reset: 0 });
+    expect(shares.figures('b', 0, terms)).toEqual({ limit: 7, remaining: 1, reset: 0 });
+    expect(shares.spend('a')).toBe(true);
+    expect(shares.spend('a')).toBe(false);
+    // a's next token comes after at most one for the seat ahead of it (full, but a new key may take it meanwhile).
+    expect(shares.figures('a', 0, terms)).toEqual({ limit: 7, remaining: 0, reset: 8 });
+    expect(shares.retryAfterSeconds('a', 0, terms)).toBe(8);
+    expect(shares.spend('b')).toBe(true);
+    expect(shares.figures('b', 0, terms)).toEqual({ limit: 7, remaining: 0, reset: 12 });
+    // A third key arriving now takes the welcome seat's call, and goes behind both.
+    shares.join('c', 0, b);
+    expect(shares.figures('c', 0, terms)).toEqual({ limit: 5, remaining: 1, reset: 0 });
+    expect(shares.spend('c')).toBe(true);
+    expect(shares.figures('c', 0, terms)).toEqual({ limit: 5, remaining: 0, reset: 16 });
+    // Visitors cannot take the gateway's reserve: four seconds on, its next token goes to the first in turn.
+    flood(b, 4000);
+    shares.fill(b, 4000, terms);
+    expect(shares.held()).toBe(1);
+  });
+
+  it('keeps the promise under a flood of visitors: a key pacing on the figures always finds its token', () => {
+    const b = bucket();
+    const shares = new CallerShares();
+    let spent = 0;
+    for (let now = 0, next = 0; now <= 600_000; now += 250) {
+      flood(b, now);
+      for (const key of ['other-1', 'other-2']) {
+        shares.join(key, now, b);
+        shares.fill(b, now, terms);
+        shares.spend(key); // keys that spend whenever they can
+      }
+      if (now < next) continue;
+      shares.join('pacer', now, b);
+      shares.fill(b, now, terms);
+      const before = shares.figures('pacer', now, terms);
+      if (before.remaining > 0) {
+        expect(shares.spend('pacer'), `at ${now}`).toBe(true);
+        spent += 1;
+      }
+      const after = shares.figures('pacer', now, terms);
+      next = after.remaining > 0 ? now : now + after.reset * 1000;
+    }
+    // A third of the gateway's 15 a minute, over ten minutes.
+    expect(spent).toBeGreaterThanOrEqual(45);
+  });
+
+  it('an idle key gives back what it holds, never above the pools\' caps', () => {
+    const b = bucket();
+    const shares = new CallerShares();
+    shares.join('a', 0, b);
+    shares.fill(b, 0, terms);
+    // The welcome seat holds one, the key its part (3 / 2 → 1), both from the shared pool first.
+    expect(shares.held()).toBe(2);
+    expect(b.available(0, 'gateway')).toBe(5);
+    shares.fill(b, 60_000, terms);
+    expect(shares.held()).toBe(1);
+    expect(shares.figures('a', 60_000, terms)).toMatchObject({ limit: 15, remaining: 0 });
+    expect(b.available(60_000, 'gateway')).toBe(7);
   });
 });
 

@@ -33,7 +33,7 @@ import {
 import { LaneQueue, shareOf, type Lane, type Tier, type Waiter } from './lanes.ts';
 import { TokenBucket, type Draw, type Share } from './token-bucket.ts';
 import { VariantLimiter, type VariantAdmission } from './variants.ts';
-import { CallerShares, type CallerShare } from '../gateway/caller-shares.ts';
+import { CallerShares, type CallerShare, type ShareTerms } from '../gateway/caller-shares.ts';
 
 type Api = UpstreamCall['api'];
 const APIS: readonly Api[] = ['v2', 'geo'];
@@ -134,8 +134,11 @@ export class BudgetObject extends DurableObject<Env> {
   private clock: () => number = () => Date.now();
   /** Until when the upstream said it is down (a 503 with Retry-After), per API. */
   private readonly downUntil = new Map<Api, number>();
-  /** Gateway callers' recent upstream calls, for their share figures (gateway/caller-shares.ts). */
+  /** Gateway keys' accounts: tokens held for each active key (gateway/caller-shares.ts). */
   private readonly shares = new CallerShares();
+  private shareTimer: ReturnType<typeof setTimeout> | null = null;
+  /** How long a gateway call waited for its key's next token (for its `Server-Timing`), by request. */
+  private readonly shareWaits = new WeakMap<BudgetRequest, number>();
   private readonly variants = new VariantLimiter();
   private stats: BudgetStats = BudgetObject.emptyStats();
 
@@ -183,13 +186,18 @@ export class BudgetObject extends DurableObject<Env> {
    * a load (`request.load`) spends the load's reservation first, and takes any read the load already has.
    */
   async call(request: BudgetRequest): Promise<BudgetResult> {
+    return this.run(request, false);
+  }
+
+  /** `call`; `viaShare`: a gateway key's call, which spends its own account or is refused (never queued). */
+  private async run(request: BudgetRequest, viaShare: boolean): Promise<BudgetResult> {
     const now = this.clock();
     this.sweep(now);
     const load = request.load ? this.loads.get(request.load) : undefined;
     const key = dedupeKey(request.call);
     if (!key) {
       this.recent.clear();
-      const done = await this.perform(request, load);
+      const done = await this.perform(request, load, viaShare);
       this.received(done, load);
       return done.result;
     }
@@ -208,7 +216,7 @@ export class BudgetObject extends DurableObject<Env> {
     if (pending) {
       this.stats.shared += 1;
     } else {
-      pending = this.perform(request, load);
+      pending = this.perform(request, load, viaShare);
       this.pending.set(key, pending);
       void pending.then((done) => {
         this.pending.delete(key);
@@ -384,21 +392,88 @@ export class BudgetObject extends DurableObject<Env> {
   private heldTokens(api: Api): number {
     let held = 0;
     for (const load of this.loads.values()) if (load.api === api) held += heldOf(load.draw);
-    return held;
+    return api === 'v2' ? held + this.shares.held() : held;
   }
 
-  /** A gateway call: `call`, plus the caller's share of the budget for its `svc-request-*` headers. */
+  /**
+   * A gateway key's call: it spends a token held for the key (never another key's, never the visitors'), or is refused
+   * at once with the time its next token is due; it is never queued. Returns the key's share for its headers.
+   */
   async callWithShare(request: BudgetRequest): Promise<BudgetResult & { share: CallerShare }> {
-    const result = await this.call(request);
     const now = this.clock();
-    // Only calls that reached the upstream spend the caller's share.
-    if (result.ok || result.failure.kind === 'upstream') this.shares.record(request.caller, now);
-    return { ...result, share: this.shares.figures(request.caller, this.budget.ratePerMinute, now) };
+    // The welcome seat is filled in its turn before a new key takes it over.
+    this.fillShares(now);
+    this.shares.join(request.caller, now, this.bucket('v2'));
+    this.fillShares(now);
+    const result = await this.run(request, true);
+    const later = this.clock();
+    this.fillShares(later);
+    const waitedMs = this.shareWaits.get(request) ?? 0;
+    return { ...result, share: { ...this.shares.figures(request.caller, later, this.shareTerms()), waitedMs } };
   }
 
-  /** A gateway caller's share without spending anything (replayed idempotent outcomes). */
+  /** A gateway key's share without spending anything (refusals, replayed idempotent outcomes). */
   async shareOf(caller: string): Promise<CallerShare> {
-    return this.shares.figures(caller, this.budget.ratePerMinute, this.clock());
+    const now = this.clock();
+    this.fillShares(now);
+    return this.shares.figures(caller, now, this.shareTerms());
+  }
+
+  private shareTerms(): ShareTerms {
+    const b = this.budget;
+    return {
+      guaranteedPerMinute: b.ratePerMinute * b.gatewayFloor,
+      reserve: b.burst * b.gatewayFloor,
+      pausedUntil: this.bucket('v2').pausedUntilMs,
+    };
+  }
+
+  /**
+   * Hands the gateway's whole tokens to the keys' accounts, and while some account wants more, comes back when the
+   * next one is due (so the gateway's reserve never overflows into the shared pool while a key is owed a token).
+   */
+  private fillShares(now: number): void {
+    if (this.shareTimer !== null) clearTimeout(this.shareTimer);
+    this.shareTimer = null;
+    const bucket = this.bucket('v2');
+    if (!this.shares.fill(bucket, now, this.shareTerms())) return;
+    const wait = Math.max(50, bucket.waitMs(now, 0, 'gateway'));
+    this.shareTimer = setTimeout(() => this.fillShares(this.clock()), wait);
+  }
+
+  /** A token now: the key's own, or one of the shared pool that is there now and that no visitor waits for. */
+  private takeShare(caller: string, now: number): boolean {
+    this.fillShares(now);
+    const bucket = this.bucket('v2');
+    // The upstream asked for a pause: nothing is spent until it is over, held tokens included.
+    if (bucket.pausedUntilMs > now) throw new BudgetExhausted((bucket.pausedUntilMs - now) / 1000);
+    if (this.shares.spend(caller)) return true;
+    return this.queues.get('v2')!.sizeOf('public') === 0 && bucket.take(now, 'gateway', 1, 'shared') !== null;
+  }
+
+  /**
+   * Spends a token for the key's call. When its account is empty the call may wait, at most `max_wait_ms`, for the
+   * key's next token or a shared one (the wait goes into its `Server-Timing`); when neither can come in that time it is
+   * refused at once with when the key's own token is due. A client pacing on its headers never waits.
+   */
+  private async spendShare(request: BudgetRequest): Promise<void> {
+    const { caller } = request;
+    const started = this.clock();
+    if (this.takeShare(caller, started)) return;
+    const dueMs = this.shares.retryAfterSeconds(caller, started, this.shareTerms()) * 1000;
+    const maxWait = this.budget.maxWaitMs;
+    const soonest = Math.min(dueMs, this.bucket('v2').waitMs(started, 0, 'gateway'));
+    if (soonest > maxWait) throw new BudgetExhausted(dueMs / 1000);
+    const stepMs = Math.max(50, soonest);
+    for (let waited = 0; waited < maxWait; waited += stepMs) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(stepMs, maxWait - waited)));
+      const now = this.clock();
+      if (this.takeShare(caller, now)) {
+        this.shareWaits.set(request, Math.max(0, now - started));
+        return;
+      }
+    }
+    throw new BudgetExhausted(this.shares.retryAfterSeconds(caller, this.clock(), this.shareTerms()));
   }
 
   /**
@@ -437,18 +512,23 @@ export class BudgetObject extends DurableObject<Env> {
     this.loadsByKey.clear();
     this.unserved.clear();
     this.downUntil.clear();
+    if (this.shareTimer !== null) clearTimeout(this.shareTimer);
+    this.shareTimer = null;
     this.shares.clear();
     this.variants.clear();
     this.stats = BudgetObject.emptyStats();
   }
 
-  private async perform({ lane, caller, call, background }: BudgetRequest, load?: Load): Promise<Performed> {
+  private async perform(request: BudgetRequest, load?: Load, viaShare = false): Promise<Performed> {
+    const { lane, caller, call, background } = request;
     const unconfigured = this.checkConfigured(call);
     if (unconfigured) return { result: { ok: false, failure: unconfigured }, serial: null };
     try {
       // A load's call spends its reservation; beyond it, it goes first in line (what the load spent is wasted unless
       // it finishes). Anything else queues as a caller waiting (or, for a background refresh, behind them).
-      if (!this.spendReserved(call.api, load)) await this.acquire(call.api, lane, caller, 1, load ? 0 : background ? 2 : 1);
+      // A gateway key's call spends its own account (gateway/caller-shares.ts).
+      if (viaShare && call.api === 'v2') await this.spendShare(request);
+      else if (!this.spendReserved(call.api, load)) await this.acquire(call.api, lane, caller, 1, load ? 0 : background ? 2 : 1);
     } catch (error) {
       if (error instanceof BudgetExhausted) {
         this.stats.refused += 1;

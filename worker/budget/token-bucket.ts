@@ -102,11 +102,13 @@ export class TokenBucket {
    * Takes `n` tokens for `share` at once, or none: from the shared pool first, then its own reserve, if the allowance
    * and any pause let it. Returns where they came from (for `refund`), or null.
    */
-  take(now: number, share: Share = 'public', n = 1): Draw | null {
+  take(now: number, share: Share = 'public', n = 1, from: 'any' | 'own' | 'shared' = 'any'): Draw | null {
     this.refill(now);
-    if (now < this.pausedUntil || this.spendable(share) < n - EPSILON || this.allowanceLeft(now) < n) return null;
-    const fromShared = Math.min(n, this.tokens.shared);
-    const fromOwn = Math.min(this.tokens[share], n - fromShared);
+    // `own`: the side's reserve only (a gateway key's account is filled from it); `shared`: the shared pool only.
+    const spendable = from === 'own' ? this.tokens[share] : from === 'shared' ? this.tokens.shared : this.spendable(share);
+    if (now < this.pausedUntil || spendable < n - EPSILON || this.allowanceLeft(now) < n) return null;
+    const fromShared = from === 'own' ? 0 : Math.min(n, this.tokens.shared);
+    const fromOwn = from === 'shared' ? 0 : Math.min(this.tokens[share], n - fromShared);
     this.tokens.shared -= fromShared;
     this.tokens[share] -= fromOwn;
     if (this.allowance !== null) this.allowance -= n;

@@ -5,6 +5,14 @@
  */
 import { ApiError, errorBody } from '../errors.ts';
 
+/**
+ * The platform's code for a call over its rate limit, the one the sandbox (built to the spec) answers its 429 with.
+ * Every 429 of the gateway uses it, and carries `Retry-After`.
+ */
+export const RATE_LIMIT_CODE = 'rate_limit_exceeded';
+/** A 429 without a wait of its own (the platform's, or an unexpected one) is taken as a whole window. */
+export const DEFAULT_RETRY_AFTER = '60';
+
 export class GatewayError extends Error {
   override name = 'GatewayError';
   constructor(
@@ -53,7 +61,9 @@ export function gatewayErrorResponse(thrown: unknown): Response {
   if (error instanceof ApiError) {
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
-    return jsonResponse(errorBody(error.code, error.description), error.status, headers);
+    if (error.status === 429) headers['retry-after'] ??= DEFAULT_RETRY_AFTER;
+    const code = error.status === 429 ? RATE_LIMIT_CODE : error.code;
+    return jsonResponse(errorBody(code, error.description), error.status, headers);
   }
   console.error('reelgate gateway: unexpected error', error instanceof Error ? error.name : typeof error);
   return jsonResponse(errorBody('internal_error', 'Something went wrong on our side.'), 500);

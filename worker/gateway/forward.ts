@@ -11,7 +11,7 @@ import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.t
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
 import type { CallerShare } from './caller-shares.ts';
-import { GatewayError, unauthorized } from './errors.ts';
+import { DEFAULT_RETRY_AFTER, GatewayError, RATE_LIMIT_CODE, unauthorized } from './errors.ts';
 import {
   bodyFingerprint, IdempotencyStore, isCompletedAnswer, type IdempotencySlot, type StoredOutcome,
 } from './idempotency.ts';
@@ -21,6 +21,11 @@ import { rememberUpload } from './uploads.ts';
 import type { MatchedRoute } from './v2-routes.ts';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
+/**
+ * Seconds until the key's share holds one more call, at the latest (0 when it is full). The platform states no reset
+ * header (spec, Limits), so this one is ours and says so by its name; v1's `rate_limit.reset` is made from it.
+ */
+export const RATE_RESET_HEADER = 'reelgate-request-reset';
 
 /** What a gateway call produced: the upstream's status and body, or our refusal in the v2 error format. */
 export interface Outcome extends StoredOutcome {
@@ -45,8 +50,11 @@ export async function authenticate(request: Request, env: Env): Promise<AccessKe
   return key;
 }
 
-function shareHeaders(share: CallerShare): Record<string, string> {
-  return { [RATE_LIMIT_HEADER]: String(share.limit), [RATE_REMAINING_HEADER]: String(share.remaining) };
+export function shareHeaders(share: CallerShare): Record<string, string> {
+  return {
+    [RATE_LIMIT_HEADER]: String(share.limit), [RATE_REMAINING_HEADER]: String(share.remaining),
+    [RATE_RESET_HEADER]: String(share.reset),
+  };
 }
 
 function refusal(status: number, code: string, description: string, headers: Record<string, string> = {}): Outcome {
@@ -159,12 +167,19 @@ async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetS
     return refusal(502, 'upstream_unavailable', 'The video platform could not be reached.');
   }
   const share = shareHeaders(result.share);
+  // A call that waited for its key's next token says so (README, "Lanes and your share of the budget").
+  if (result.share.waitedMs) share['server-timing'] = `budget;dur=${Math.round(result.share.waitedMs)};desc="waited for this key's share"`;
 
   if (!result.ok) {
     // No answer came (no slot, no connection, a timeout).
     const error = failureToError(result.failure);
     const headers: Record<string, string> = { ...share };
     if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
+    if (error.status === 429) {
+      // The key's share is spent (or the platform asked us to pause): the platform's code, and when to come back.
+      headers['retry-after'] ??= DEFAULT_RETRY_AFTER;
+      return refusal(429, RATE_LIMIT_CODE, 'This access key\'s share of the rate limit is spent; retry after Retry-After seconds.', headers);
+    }
     return refusal(error.status, error.code, error.description, headers);
   }
 
@@ -179,6 +194,7 @@ async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetS
   };
   const retryAfter = upstreamHeaders.get('retry-after');
   if (retryAfter && /^\d{1,6}$/.test(retryAfter.trim())) outcome.headers['retry-after'] = retryAfter.trim();
+  else if (answer.status === 429) outcome.headers['retry-after'] = DEFAULT_RETRY_AFTER;
   return outcome;
 }
 

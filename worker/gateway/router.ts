@@ -8,11 +8,11 @@ import { budgetStub } from '../budget/upstream.ts';
 import { rawTarget } from '../request-guard.ts';
 import type { Env } from '../env.ts';
 import { applySecurityHeaders } from '../security-headers.ts';
-import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
+import { RATE_LIMIT_HEADER } from '../upstream/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
 import { handleAdmin } from './admin-routes.ts';
 import { gatewayErrorResponse, gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';
-import { authenticate, outcomeResponse, performCall } from './forward.ts';
+import { authenticate, outcomeResponse, performCall, shareHeaders } from './forward.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { checkBody, checkQuery, readBoundedText } from './request-checks.ts';
 import { handleV1, v1ErrorResponse } from './v1/v1-routes.ts';
@@ -48,8 +48,7 @@ async function handleV2(request: Request, env: Env, path: string): Promise<Respo
   if (!response.headers.has(RATE_LIMIT_HEADER)) {
     const share = await budgetStub(env).shareOf(key.id);
     response = new Response(response.body, response);
-    response.headers.set(RATE_LIMIT_HEADER, String(share.limit));
-    response.headers.set(RATE_REMAINING_HEADER, String(share.remaining));
+    for (const [name, value] of Object.entries(shareHeaders(share))) response.headers.set(name, value);
   }
   return response;
 }

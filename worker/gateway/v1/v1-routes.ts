@@ -15,8 +15,8 @@ import { InvalidArgumentError } from '../../upstream/errors.ts';
 import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
 import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../upstream/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
-import { GatewayError, schemaMissing } from '../errors.ts';
-import { authenticate, gatewayDb, performCall, type Outcome } from '../forward.ts';
+import { DEFAULT_RETRY_AFTER, GatewayError, RATE_LIMIT_CODE, schemaMissing } from '../errors.ts';
+import { authenticate, gatewayDb, performCall, RATE_RESET_HEADER, type Outcome } from '../forward.ts';
 import { readIdempotencyKey } from '../idempotency.ts';
 import { KeyStore } from '../key-store.ts';
 import { readBoundedText } from '../request-checks.ts';
@@ -84,7 +84,9 @@ export function v1ErrorResponse(thrown: unknown): Response {
   if (error instanceof ApiError) {
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
-    return v1Json(v1Error([{ code: error.code, description: error.description }]), error.status, headers);
+    if (error.status === 429) headers['retry-after'] ??= DEFAULT_RETRY_AFTER;
+    const code = error.status === 429 ? RATE_LIMIT_CODE : error.code;
+    return v1Json(v1Error([{ code, description: error.description }]), error.status, headers);
   }
   if (error instanceof InvalidArgumentError) {
     // The helpers' messages name the v1 parameter and never echo more than a short, quoted part of it.
@@ -228,12 +230,17 @@ export function listFilter(name: string, params: URLSearchParams): string | null
   return anyOf.flatMap((term) => allOf.map((status) => `${term} AND ${status}`)).join(' OR ');
 }
 
-/** v1's `rate_limit` object from the gateway's share headers; the window is a rolling minute, so `reset` is at the latest. */
+/**
+ * v1's `rate_limit` object from the gateway's share headers, the same figures: `reset` (Unix seconds) is when the key
+ * holds one more call at the latest (`reelgate-request-reset` from now), or, on a 429, when `Retry-After` says to come
+ * back, whichever is later.
+ */
 function rateLimit(headers: Record<string, string>): { reset: number; limit: number; remaining: number } | undefined {
   const limit = Number(headers[RATE_LIMIT_HEADER]);
   const remaining = Number(headers[RATE_REMAINING_HEADER]);
-  if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return undefined;
-  return { reset: Math.floor(Date.now() / 1000) + 60, limit, remaining };
+  const inSeconds = Math.max(Number(headers[RATE_RESET_HEADER] ?? 0), Number(headers['retry-after'] ?? 0));
+  if (!Number.isFinite(limit) || !Number.isFinite(remaining) || !Number.isFinite(inSeconds)) return undefined;
+  return { reset: Math.ceil(Date.now() / 1000) + inSeconds, limit, remaining };
 }
 
 function required(params: URLSearchParams, name: string): string {
@@ -273,7 +280,10 @@ function parseJson(outcome: Outcome): unknown {
   }
 }
 
-/** A failed v2 outcome as the v1 error, keeping the HTTP status and the rate-limit headers. */
+/**
+ * A failed v2 outcome as the v1 error (v1's exact shape: v1 clients and the suites check it), keeping the HTTP status
+ * and the headers: a 429's `Retry-After` and the share headers, the same figures successes carry in `rate_limit`.
+ */
 function failure(outcome: Outcome): Response {
   const items = errorItemsFromBody(outcome.body, outcome.status);
   return v1Json(v1Error(items), outcome.status, outcome.headers);
