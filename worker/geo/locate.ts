@@ -15,9 +15,9 @@ import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import type { GeoResponse } from '../public-api.ts';
 import type { ServerTiming } from '../server-timing.ts';
-import { isPublicAddress, normaliseGeo, visitorNetwork } from '../upstream/index.ts';
+import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../upstream/geo-types.ts';
-import { callerAddress, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
+import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;
 
@@ -63,8 +63,8 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing:
   const address = callerAddress(request, env);
   const configured = Boolean(env.GEO_API_URL && env.GEO_API_KEY);
   if (!address || !configured || !isPublicAddress(address)) return fallback();
-  const network = visitorNetwork(address) ?? address;
-  const hash = await hashAddress(env, network);
+  // The same network and hash the abuse limit keyed this request by (read once per request, hashed once per visitor).
+  const hash = await hashAddress(env, callerNetwork(request, env) ?? address);
   try {
     const { value } = await cached<Located>({
       env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
