@@ -31,6 +31,19 @@ const NOWHERE: Located = {
 
 const perRequest = new WeakMap<Request, Map<GeoNeed, Promise<GeoResponse>>>();
 
+/**
+ * For a location answered whole from the geo cache: its entry's ETag. `/api/geo` answers with exactly that entry and
+ * `source: "geo-api"`, so the tag stands for its body without hashing it again (`locatedTag`).
+ */
+const tags = new WeakMap<GeoResponse, string>();
+
+/** A strong ETag for the `/api/geo` body `{ ...where }`, when `where` came whole from one geo cache entry. */
+export function locatedTag(where: GeoResponse): string | undefined {
+  const etag = tags.get(where);
+  // The entry's tag, marked as this body's: a different representation (the entry plus `source`) of the same value.
+  return etag ? `"${etag.slice(1, -1)}-geo"` : undefined;
+}
+
 /** The caller's location, computed once per request and need however many policies ask. */
 export function locateCaller(request: Request, env: Env, ctx: ExecutionContext, timing?: ServerTiming,
   need: GeoNeed = 'full'): Promise<GeoResponse> {
@@ -66,13 +79,15 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing:
   // The same network and hash the abuse limit keyed this request by (read once per request, hashed once per visitor).
   const hash = await hashAddress(env, callerNetwork(request, env) ?? address);
   try {
-    const { value } = await cached<Located>({
+    const { value, etag } = await cached<Located>({
       env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
       load: async (_previous, freshness) => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
         { lane: 'public', caller: hash, ...freshness },
         { api: 'geo', op: 'lookup', ip: address }))),
     });
-    return { ...value, source: 'geo-api' };
+    const where: GeoResponse = { ...value, source: 'geo-api' };
+    if (typeof etag === 'string' && /^"[\w-]+"$/.test(etag)) tags.set(where, etag);
+    return where;
   } catch (error) {
     if (error instanceof ApiError) return fallback();
     throw error;
