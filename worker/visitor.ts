@@ -35,7 +35,8 @@ function caller(request: Request, env: Pick<Env, 'DEV_MODE'>): Caller {
     const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? request.headers.get('cf-connecting-ip') ?? '').trim();
     const parsed = !raw || raw.length > 64 ? null : parseIpAddress(raw);
     const address = parsed?.address ?? null;
-    known = { address, network: address ? visitorNetwork(address) : null };
+    // An IPv4 address is its own network (what visitorNetwork would answer after parsing it again).
+    known = { address, network: parsed ? (parsed.version === 4 ? parsed.address : visitorNetwork(parsed.address)) : null };
     if (dev) byMode.dev = known;
     else byMode.live = known;
   }
