@@ -5,12 +5,14 @@
 // over the Chrome DevTools protocol on the inspector port `wrangler dev --inspector-port` opens (workerd's inspector,
 // not Node's `node:inspector`): `Profiler.start`, the load, `Profiler.stop`.
 //
-//   node test/bench/profile-hit.mjs [feed|geo] [seconds]
+//   node test/bench/profile-hit.mjs [feed|geo|hello] [seconds]
 //
-// Prints the functions with the most self time and writes the full profile to .build/hit-<case>.cpuprofile (open it
-// in Chrome DevTools' Performance panel, or speedscope). Not part of `npm run bench`; it measures nothing the bench
-// reports, it only shows where a HIT's time goes.
-import { mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+// First an unprofiled run, reporting the CPU time each process spent per request (from /proc: the worker's workerd,
+// wrangler's dev proxy, the load generator), which unlike req/s does not move with whatever else the machine is
+// doing; `hello` does the same for section 1's hello-world Worker, the baseline. Then a profiled run: it prints the
+// functions with the most samples and writes the full profile to .build/hit-<case>.cpuprofile (open it in Chrome
+// DevTools' Performance panel, or speedscope). Not part of `npm run bench`; it only shows where a HIT's time goes.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,32 +97,84 @@ function summarise(profile) {
     inclusive: [...inclusive].sort((a, b) => b[1] - a[1]) };
 }
 
+/** CPU milliseconds (user + system) of `pid` and every process under it, by command name. */
+function cpuOfTree(rootPid) {
+  const procs = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      procs.push({ pid: Number(entry), name, ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inTree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const proc of procs) if (!inTree.has(proc.pid) && inTree.has(proc.ppid)) { inTree.add(proc.pid); grew = true; }
+  }
+  return new Map(procs.filter((proc) => inTree.has(proc.pid)).map((proc) => [`${proc.name}[${proc.pid}]`, proc.ms]));
+}
+
+function selfCpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 async function main() {
   const state = mkdtempSync(join(tmpdir(), 'reelgate-profile-'));
   const vars = secrets();
   try {
-    const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: 18888,
-      inspectorPort: 19888, persistTo: join(state, 'sandbox'), logDir: state, vars });
-    const worker = await startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: 18887, inspectorPort: 19887,
-      persistTo: join(state, 'worker'), logDir: state,
-      vars: { ...vars, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
-    const controls = sandboxControls(sandbox.origin);
-    await controls.reset({ rate_limit_per_minute: 600 });
-    const catalog = await controls.catalog();
-    const site = catalog.sites[0];
-    const path = which === 'geo' ? '/api/geo' : `/api/sites/${site.id}/playlists/${site.playlists.manual[0]}`;
-    const addresses = which === 'geo' ? visitorAddresses(20, 300) : visitorAddresses(100, 200);
-    const visitors = rotatingVisitor(addresses);
-    for (const ip of which === 'geo' ? addresses : [addresses[0]]) {
-      for (let tries = 0; tries < 40; tries++) {
-        const response = await fetch(`${worker.origin}${path}`, { headers: { 'x-reelgate-dev-ip': ip } });
-        const body = await response.json();
-        if (response.ok && (which === 'geo' ? body.source === 'geo-api' : response.headers.get('x-reelgate-cache') === 'HIT')) break;
-        await new Promise((resolve) => setTimeout(resolve, 300));
+    let worker;
+    let path = '/';
+    let visitors;
+    if (which === 'hello') {
+      worker = await startWrangler({ name: 'hello-world', config: join(root, 'test/bench/hello-world/wrangler.toml'), port: 18887,
+        inspectorPort: 19887, persistTo: join(state, 'hello'), logDir: state });
+    } else {
+      const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: 18888,
+        inspectorPort: 19888, persistTo: join(state, 'sandbox'), logDir: state, vars });
+      worker = await startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: 18887, inspectorPort: 19887,
+        persistTo: join(state, 'worker'), logDir: state,
+        vars: { ...vars, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
+      const controls = sandboxControls(sandbox.origin);
+      await controls.reset({ rate_limit_per_minute: 600 });
+      const catalog = await controls.catalog();
+      const site = catalog.sites[0];
+      path = which === 'geo' ? '/api/geo' : `/api/sites/${site.id}/playlists/${site.playlists.manual[0]}`;
+      // As section 1: 90 located visitors for /api/geo (each under the abuse limit's 120 a minute), 100 for the feed.
+      const addresses = which === 'geo' ? visitorAddresses(90, 300) : visitorAddresses(100, 200);
+      visitors = rotatingVisitor(addresses);
+      for (const ip of which === 'geo' ? addresses : [addresses[0]]) {
+        for (let tries = 0; tries < 40; tries++) {
+          const response = await fetch(`${worker.origin}${path}`, { headers: { 'x-reelgate-dev-ip': ip } });
+          const body = await response.json();
+          if (response.ok && (which === 'geo' ? body.source === 'geo-api' : response.headers.get('x-reelgate-cache') === 'HIT')) break;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
       }
     }
     log(`warmed ${path}`);
     await load({ origin: worker.origin, path, nextHeaders: visitors, connections: 10, durationSeconds: 2 });
+    // CPU per request, unprofiled.
+    const cpuBefore = cpuOfTree(worker.child.pid);
+    const selfBefore = selfCpuMs();
+    const plain = await load({ origin: worker.origin, path, nextHeaders: visitors, connections: 10, durationSeconds: seconds });
+    const selfAfter = selfCpuMs();
+    const cpuAfter = cpuOfTree(worker.child.pid);
+    log(`unprofiled: ${plain.requests_per_second} req/s, p50 ${plain.latency_ms.p50} ms, ${plain.requests} requests, statuses ${JSON.stringify(plain.statuses)}`);
+    let total = 0;
+    for (const [name, ms] of cpuAfter) {
+      const used = ms - (cpuBefore.get(name) ?? 0);
+      total += used;
+      if (used > 0) console.log(`  ${name.padEnd(28)} ${(used * 1000 / plain.requests).toFixed(0).padStart(6)} µs CPU per request`);
+    }
+    console.log(`  ${'load generator (this Node)'.padEnd(28)} ${((selfAfter - selfBefore) * 1000 / plain.requests).toFixed(0).padStart(6)} µs CPU per request`);
+    console.log(`  ${'server processes together'.padEnd(28)} ${(total * 1000 / plain.requests).toFixed(0).padStart(6)} µs CPU per request`);
     const session = await devtools(19887);
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 100 });
