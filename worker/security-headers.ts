@@ -1,9 +1,9 @@
 /** Headers every answer carries; the demo page gets a CSP of its own, everything else may not be framed at all. */
-const COMMON: ReadonlyArray<readonly [string, string]> = [
-  ['x-content-type-options', 'nosniff'],
-  ['permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()'],
-  ['cross-origin-opener-policy', 'same-origin'],
-];
+const COMMON: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+  'cross-origin-opener-policy': 'same-origin',
+};
 
 /** The demo page: its own scripts only; media and posters from the platform's delivery hosts. */
 const PAGE_CSP = [
@@ -23,7 +23,7 @@ const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 export function applySecurityHeaders(request: Request, response: Response): void {
   const headers = response.headers;
-  for (const [name, value] of COMMON) headers.set(name, value);
+  for (const [name, value] of Object.entries(COMMON)) headers.set(name, value);
   const html = (headers.get('content-type') ?? '').includes('text/html');
   if (html) {
     headers.set('content-security-policy', PAGE_CSP);
@@ -36,8 +36,7 @@ export function applySecurityHeaders(request: Request, response: Response): void
     // The embed script and the API are meant to be used by other sites' pages.
     headers.set('cross-origin-resource-policy', 'cross-origin');
   }
-  // request.url is serialised, so its scheme is lower-case: no need to parse the whole URL for it.
-  if (request.url.startsWith('https:')) {
+  if (new URL(request.url).protocol === 'https:') {
     headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
 }
