@@ -297,12 +297,29 @@ function parsePlayback(raw: unknown): PlaybackConfig {
   };
 }
 
-let memo: { source: unknown; config: Config } | null = null;
+let memo: { source: string; config: Config } | null = null;
+/** Configurations given as objects (a TOML table under `[vars]`), by identity: workerd hands every request the same one. */
+const byObject = new WeakMap<object, Config>();
 
-/** The parsed configuration, computed once per isolate (again only if the var changes). */
+/**
+ * The parsed configuration, computed once per isolate (again only if the var changes). Every request asks several
+ * times, so the common case must cost nothing: a string is compared with the last one parsed (the same string object
+ * compares by reference), an object is looked up by identity, and only an object not seen before is serialised to be
+ * compared by content. A configuration object is never changed in place (vars are read-only).
+ */
 export function getConfig(env: Pick<Env, 'REELGATE_CONFIG'>): Config {
   const source = env.REELGATE_CONFIG;
-  const key = typeof source === 'string' ? source : JSON.stringify(source ?? null);
+  if (typeof source === 'object' && source !== null) {
+    const known = byObject.get(source);
+    if (known) return known;
+    const config = parsedFrom(JSON.stringify(source), source);
+    byObject.set(source, config);
+    return config;
+  }
+  return parsedFrom(typeof source === 'string' ? source : 'null', source);
+}
+
+function parsedFrom(key: string, source: unknown): Config {
   if (memo?.source !== key) memo = { source: key, config: parseConfig(source) };
   return memo.config;
 }

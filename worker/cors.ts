@@ -51,9 +51,12 @@ export function preflight(request: Request, config: Config, devMode = false): Re
   });
 }
 
-/** Adds the CORS headers of an actual (non-preflight) answer. */
-export function applyCors(request: Request, response: Response, config: Config | null): void {
-  const path = new URL(request.url).pathname;
+/**
+ * Adds the CORS headers of an actual (non-preflight) answer. `path` is the request's URL path when the caller has it
+ * already (a path that passed the front door's check reads the same raw as parsed).
+ */
+export function applyCors(request: Request, response: Response, config: Config | null,
+  path = new URL(request.url).pathname): void {
   const headers = response.headers;
   if (isEmbed(path)) {
     headers.set('access-control-allow-origin', '*');

@@ -10,7 +10,7 @@ import { getConfig, type Config } from './config.ts';
 import { applyCors, preflight } from './cors.ts';
 import type { Env } from './env.ts';
 import { errorResponse, notFound } from './errors.ts';
-import { checkRawPath, guardRequest } from './request-guard.ts';
+import { checkRawPath, guardRequest, rawTarget } from './request-guard.ts';
 import type { Handler, RouteRequest } from './routes/context.ts';
 import { feedRoute } from './routes/feed.ts';
 import { embedMediaRoute, embedPlaylistRoute } from './routes/embed.ts';
@@ -19,6 +19,7 @@ import { mediaRoute } from './routes/media.ts';
 import { oembedRoute } from './routes/oembed.ts';
 import { playRoute } from './routes/play.ts';
 import { playerRoute } from './routes/player.ts';
+import { isOwnResponse } from './respond.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { devMode } from './visitor.ts';
 import { gatewayFetch, isGatewayRequest } from './gateway/router.ts';
@@ -42,7 +43,8 @@ const router = Router<IRequest, Args>({
     },
     (request, env: Env) => preflight(request, getConfig(env), devMode(env)) ?? undefined,
     async (request, env: Env) => {
-      if (new URL(request.url).pathname.startsWith('/api/')) await enforceVisitorLimit(request, env);
+      // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
+      if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request, env);
     },
   ],
   catch: (error: unknown) => {
@@ -52,9 +54,10 @@ const router = Router<IRequest, Args>({
   finally: [
     (response: Response | undefined, request: IRequest, env: Env) => {
       let out = response instanceof Response ? response : errorResponse(notFound('No such route.'));
-      // Some responses (assets, fetched) have immutable headers.
-      out = new Response(request.method === 'HEAD' ? null : out.body, out);
-      applyCors(request as unknown as Request, out, configOrNull(env));
+      // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
+      // copied. A HEAD answer is always copied without its body.
+      if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
+      applyCors(request as unknown as Request, out, configOrNull(env), rawTarget(request.url).path);
       applySecurityHeaders(request as unknown as Request, out);
       return out;
     },

@@ -13,22 +13,58 @@ export interface JsonOptions {
   timing?: ServerTiming;
 }
 
+/** A JSON body as sent, with its strong ETag. */
+export interface RenderedJson {
+  text: string;
+  etag: string;
+}
+
+/** Responses built here: their headers are this worker's own and may still be changed (see `isOwnResponse`). */
+const own = new WeakSet<Response>();
+
+/** Whether the response was built by `jsonResponse`/`renderedResponse`, so its headers are mutable as it stands. */
+export function isOwnResponse(response: Response): boolean {
+  return own.has(response);
+}
+
 function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-export async function jsonResponse(request: Request, body: unknown, options: JsonOptions): Promise<Response> {
+/** The body as text and its ETag, the SHA-256 of that text (cache/envelope.ts). */
+export async function renderJson(body: unknown): Promise<RenderedJson> {
   const text = JSON.stringify(body);
-  const etag = await etagOf(text);
-  const headers = new Headers({ 'cache-control': options.cacheControl, etag });
+  return { text, etag: await etagOf(text) };
+}
+
+/**
+ * An answer built for this request. `etag`, when given, is a tag already known to stand for exactly this body (e.g.
+ * derived from the cache entry it is a fixed function of), which saves hashing the text.
+ */
+export async function jsonResponse(request: Request, body: unknown, options: JsonOptions & { etag?: string }): Promise<Response> {
+  const text = JSON.stringify(body);
+  return renderedResponse(request, { text, etag: options.etag ?? await etagOf(text) }, options);
+}
+
+/** An answer whose body was rendered before (possibly for an earlier request): 304 when the client holds it. */
+export function renderedResponse(request: Request, { text, etag }: RenderedJson, options: JsonOptions): Response {
+  const headers = new Headers();
+  headers.set('cache-control', options.cacheControl);
+  headers.set('etag', etag);
   if (options.cacheState) headers.set(CACHE_STATE_HEADER, options.cacheState);
   if (options.storedAt !== undefined) headers.set('age', String(Math.max(0, Math.floor((Date.now() - options.storedAt) / 1000))));
   if (options.timing) headers.set('server-timing', options.timing.header());
-  if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  headers.set('content-type', 'application/json; charset=utf-8');
-  return new Response(text, { status: 200, headers });
+  let response: Response;
+  if (matches(request.headers.get('if-none-match'), etag)) {
+    response = new Response(null, { status: 304, headers });
+  } else {
+    headers.set('content-type', 'application/json; charset=utf-8');
+    response = new Response(text, { status: 200, headers });
+  }
+  own.add(response);
+  return response;
 }
 
 /** Browser caching of a public answer: a short max-age, then revalidation with the ETag. */

@@ -13,24 +13,55 @@ export function devMode(env: Pick<Env, 'DEV_MODE'>): boolean {
   return env.DEV_MODE === 'true';
 }
 
+/** Who a request comes from, read once per request (the abuse limit, the budget's turns and geo all ask). */
+interface Caller {
+  address: string | null;
+  /** The counted network: the IPv4 address, or the IPv6 /64. */
+  network: string | null;
+}
+
+/** Per request, and per reading of DEV_MODE (the same request read under another env is read again). */
+const callers = new WeakMap<Request, { dev?: Caller; live?: Caller }>();
+
+function caller(request: Request, env: Pick<Env, 'DEV_MODE'>): Caller {
+  const dev = devMode(env);
+  let byMode = callers.get(request);
+  if (!byMode) {
+    byMode = {};
+    callers.set(request, byMode);
+  }
+  let known = dev ? byMode.dev : byMode.live;
+  if (!known) {
+    const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? request.headers.get('cf-connecting-ip') ?? '').trim();
+    const parsed = !raw || raw.length > 64 ? null : parseIpAddress(raw);
+    const address = parsed?.address ?? null;
+    // An IPv4 address is its own network (what visitorNetwork would answer after parsing it again).
+    known = { address, network: parsed ? (parsed.version === 4 ? parsed.address : visitorNetwork(parsed.address)) : null };
+    if (dev) byMode.dev = known;
+    else byMode.live = known;
+  }
+  return known;
+}
+
 /** The caller's canonical address, or null when absent or malformed. */
 export function callerAddress(request: Request, env: Pick<Env, 'DEV_MODE'>): string | null {
-  const dev = devMode(env) ? request.headers.get(DEV_IP_HEADER) : null;
-  const raw = (dev ?? request.headers.get('cf-connecting-ip') ?? '').trim();
-  if (!raw || raw.length > 64) return null;
-  return parseIpAddress(raw)?.address ?? null;
+  return caller(request, env).address;
+}
+
+/** The caller's network as counted (an IPv4 address, an IPv6 /64), or null. */
+export function callerNetwork(request: Request, env: Pick<Env, 'DEV_MODE'>): string | null {
+  return caller(request, env).network;
+}
+
+/** The caller as a counted visitor: the salted hash of their network (IPv4 address or IPv6 /64), or null. */
+export async function visitorKey(request: Request, env: Pick<Env, 'DEV_MODE' | 'ADDRESS_SALT' | 'API_SECRET'>):
+Promise<string | null> {
+  const network = callerNetwork(request, env);
+  return network ? hashAddress(env, network) : null;
 }
 
 /** Imported HMAC keys by secret. The key itself is kept, not the import's promise: a promise made in one request must
  * never be awaited by another (workerd ties it to the request that made it). */
-/** The caller as a counted visitor: the salted hash of their network (IPv4 address or IPv6 /64), or null. */
-export async function visitorKey(request: Request, env: Pick<Env, 'DEV_MODE' | 'ADDRESS_SALT' | 'API_SECRET'>):
-Promise<string | null> {
-  const address = callerAddress(request, env);
-  const network = address ? visitorNetwork(address) : null;
-  return network ? hashAddress(env, network) : null;
-}
-
 const keys = new Map<string, CryptoKey>();
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
@@ -43,10 +74,31 @@ async function hmacKey(secret: string): Promise<CryptoKey> {
   return key;
 }
 
+/**
+ * Hashes already computed, by secret and input: a returning visitor costs no HMAC (each request needs its key for the
+ * abuse limit, and most for the budget's turns or the geo cache too). Finished strings only, never promises; in this
+ * isolate's memory only (never stored), bounded, oldest out first.
+ */
+const MAX_HASHES = 4096;
+let hashesFor: string | null = null;
+const hashes = new Map<string, string>();
+
 /** HMAC-SHA-256 of the address under the salt: stable for cache keys, useless for recovering the address. */
 export async function hashAddress(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>, address: string): Promise<string> {
   // Without a dedicated salt, the API secret keys the HMAC (the output reveals nothing about its key).
   const secret = env.ADDRESS_SALT || `reelgate-address:${env.API_SECRET}`;
+  if (hashesFor !== secret) {
+    hashes.clear();
+    hashesFor = secret;
+  }
+  const known = hashes.get(address);
+  if (known !== undefined) return known;
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(address)));
-  return [...mac.subarray(0, 20)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hash = [...mac.subarray(0, 20)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  // Only under the secret it was made with (another secret may have taken over while this one was signing).
+  if (hashesFor === secret) {
+    hashes.set(address, hash);
+    if (hashes.size > MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+  }
+  return hash;
 }

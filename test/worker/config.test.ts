@@ -1,6 +1,6 @@
 // The operator's configuration: parsed into a typed object, every mistake refused with the path that holds it.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../worker/config.ts';
+import { ConfigError, getConfig, parseConfig } from '../../worker/config.ts';
 import { decide } from '../../worker/geo/policy.ts';
 
 const base = { sites: { vbQmzoYd: {} }, policies: { eu: { allow_continents: ['EU'] } } };
@@ -88,5 +88,23 @@ describe('policy decisions', () => {
     const countries = parseConfig({ policies: { c: { allow_countries: ['DE'], unknown: 'deny' } } }).policies.get('c')!;
     expect(decide(countries, { country: 'DE', continent: 'EU', proxy: none, source: 'cf' }))
       .toEqual({ allowed: true, reason: 'allowed', complete: true });
+  });
+});
+
+describe('getConfig', () => {
+  it('parses once per configuration, whether text or object, and again when it changes (issue 13)', () => {
+    const text = JSON.stringify(base);
+    const fromText = getConfig({ REELGATE_CONFIG: text });
+    expect(getConfig({ REELGATE_CONFIG: text })).toBe(fromText);
+    expect(getConfig({ REELGATE_CONFIG: `${text} ` })).toBe(getConfig({ REELGATE_CONFIG: `${text} ` }));
+    const object = { ...base, allowed_origins: ['https://a.example'] };
+    const fromObject = getConfig({ REELGATE_CONFIG: object });
+    expect(getConfig({ REELGATE_CONFIG: object })).toBe(fromObject);
+    // A new object with other content is a new configuration; one with the same content parses to the same one.
+    const other = { ...base, allowed_origins: ['https://b.example'] };
+    expect(getConfig({ REELGATE_CONFIG: other }).allowedOrigins).toEqual(['https://b.example']);
+    expect(getConfig({ REELGATE_CONFIG: { ...other } }).allowedOrigins).toEqual(['https://b.example']);
+    expect(getConfig({ REELGATE_CONFIG: object })).toBe(fromObject);
+    expect(() => getConfig({ REELGATE_CONFIG: '{sites:' })).toThrow(ConfigError);
   });
 });

@@ -15,9 +15,9 @@ import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import type { GeoResponse } from '../public-api.ts';
 import type { ServerTiming } from '../server-timing.ts';
-import { isPublicAddress, normaliseGeo, visitorNetwork } from '../upstream/index.ts';
+import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../upstream/geo-types.ts';
-import { callerAddress, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
+import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;
 
@@ -30,6 +30,19 @@ const NOWHERE: Located = {
 };
 
 const perRequest = new WeakMap<Request, Map<GeoNeed, Promise<GeoResponse>>>();
+
+/**
+ * For a location answered whole from the geo cache: its entry's ETag. `/api/geo` answers with exactly that entry and
+ * `source: "geo-api"`, so the tag stands for its body without hashing it again (`locatedTag`).
+ */
+const tags = new WeakMap<GeoResponse, string>();
+
+/** A strong ETag for the `/api/geo` body `{ ...where }`, when `where` came whole from one geo cache entry. */
+export function locatedTag(where: GeoResponse): string | undefined {
+  const etag = tags.get(where);
+  // The entry's tag, marked as this body's: a different representation (the entry plus `source`) of the same value.
+  return etag ? `"${etag.slice(1, -1)}-geo"` : undefined;
+}
 
 /** The caller's location, computed once per request and need however many policies ask. */
 export function locateCaller(request: Request, env: Env, ctx: ExecutionContext, timing?: ServerTiming,
@@ -63,16 +76,18 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing:
   const address = callerAddress(request, env);
   const configured = Boolean(env.GEO_API_URL && env.GEO_API_KEY);
   if (!address || !configured || !isPublicAddress(address)) return fallback();
-  const network = visitorNetwork(address) ?? address;
-  const hash = await hashAddress(env, network);
+  // The same network and hash the abuse limit keyed this request by (read once per request, hashed once per visitor).
+  const hash = await hashAddress(env, callerNetwork(request, env) ?? address);
   try {
-    const { value } = await cached<Located>({
+    const { value, etag } = await cached<Located>({
       env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
       load: async (_previous, freshness) => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
         { lane: 'public', caller: hash, ...freshness },
         { api: 'geo', op: 'lookup', ip: address }))),
     });
-    return { ...value, source: 'geo-api' };
+    const where: GeoResponse = { ...value, source: 'geo-api' };
+    if (typeof etag === 'string' && /^"[\w-]+"$/.test(etag)) tags.set(where, etag);
+    return where;
   } catch (error) {
     if (error instanceof ApiError) return fallback();
     throw error;

@@ -10,20 +10,21 @@
  */
 import { budgetStub, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
+import { heldAnswer, holdAnswer } from '../cache/rendered.ts';
 import {
   baseFeed, checkVariant, feedOf, loadPlaylistHead, variantKey, type FeedLookup, type FeedSnapshot, type FeedVariant,
   type PlaylistHead,
 } from '../catalog/feed.ts';
-import { getConfig } from '../config.ts';
+import { getConfig, type SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, rateLimited } from '../errors.ts';
 import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { playlistMembership, type Membership } from '../geo/membership.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
-import type { FeedResponse } from '../public-api.ts';
+import type { FeedItem, FeedResponse } from '../public-api.ts';
 import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
 import { withPlaybackThumbnails } from '../playback/urls.ts';
-import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
+import { PRIVATE_NO_STORE, publicCacheControl, renderJson, renderedResponse, type RenderedJson } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
 import { publicCaller, siteOf, type Handler } from './context.ts';
 
@@ -58,36 +59,46 @@ async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<Ca
   }
 }
 
-export const feedRoute: Handler = async (request, env, ctx) => {
-  const config = getConfig(env);
-  const site = siteOf(env, request.params.site);
-  const playlistId = requireId(request.params.playlist, 'playlist');
-  const query = readQuery(request, ['page', 'page_length', 'seed', 'tags'] as const);
-  const page = intParam(query.page, 'page', 1, 1, MAX_PAGE);
-  const pageLength = intParam(query.page_length, 'page_length', config.feed.defaultPageLength, 1, config.feed.maxPageLength);
-  const seed = query.seed === undefined ? null : requireId(query.seed, 'seed media');
-  const tags = tagsParam(query.tags);
-  const timing = new ServerTiming();
+/** Whether no policy can bind anything the site serves: no site policy, no bound playlist, no bound media. */
+function unbound(site: SiteConfig): boolean {
+  return site.policy === null && site.playlists.size === 0 && site.media.size === 0;
+}
 
-  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
-  const who = await publicCaller(request, env);
-  let membership: Membership | undefined;
-  // A seed the caller may not see is refused as the media itself would be: its related items would describe it.
-  if (seed !== null) {
-    membership = await playlistMembership(env, ctx, who, site, timing);
-    await enforcePolicies(request, env, ctx, mediaPolicies(site, seed, membership), timing);
+/** When the published subset of `items` next changes by itself: the next publish window to open or close. */
+function nextPublishChange(items: readonly FeedItem[], now: number): number {
+  let next = Infinity;
+  for (const item of items) {
+    for (const date of [item.publish_start_date, item.publish_end_date]) {
+      const at = date ? Date.parse(date) : NaN;
+      if (Number.isFinite(at) && at > now && at < next) next = at;
+    }
   }
-  const lookup: FeedLookup = { env, ctx, timing, who, site: site.id, playlistId };
-  const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
-  const standIn = (seed !== null || tags.length > 0) && variant === null;
-  // The feed itself before membership, which reads the same entry when this playlist is bound: its state is this one's.
-  const { value, state, storedAt } = variant ?? await baseFeed(lookup);
-  membership ??= await playlistMembership(env, ctx, who, site, timing);
+  return next;
+}
 
-  const now = Date.now();
+/** What a feed request is answered from, once its entry and the playlists' membership are in hand. */
+interface FeedAnswerInput {
+  request: Request;
+  env: Env;
+  ctx: ExecutionContext;
+  timing: ServerTiming;
+  site: SiteConfig;
+  value: FeedSnapshot;
+  membership: Membership;
+  /** Whether a policy bound the whole feed (the site's or the playlist's). */
+  gatedFeed: boolean;
+  page: number;
+  pageLength: number;
+  allowlist: readonly string[];
+  now: number;
+}
+
+/** The page as this caller may see it, and whether it depends on who asks. */
+async function feedAnswer({ request, env, ctx, timing, site, value, membership, gatedFeed, page, pageLength, allowlist, now }:
+FeedAnswerInput): Promise<{ body: FeedResponse; personal: boolean }> {
   // The allowlist as configured now, even for entries cached under an older one.
   const published = value.items.filter((item) => isPublished(item, now))
-    .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, config.customParamsAllowlist) }));
+    .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, allowlist) }));
   // Each item answers to everything that binds it (its site, every configured playlist listing it, its own policy):
   // items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
   const bound = published.map((item) => mediaPolicies(site, item.id, membership));
@@ -113,8 +124,53 @@ export const feedRoute: Handler = async (request, env, ctx) => {
     total: items.length,
     next_page: start + pageLength < items.length ? page + 1 : null,
   };
+  return { body, personal };
+}
+
+export const feedRoute: Handler = async (request, env, ctx) => {
+  const config = getConfig(env);
+  const site = siteOf(env, request.params.site);
+  const playlistId = requireId(request.params.playlist, 'playlist');
+  const query = readQuery(request, ['page', 'page_length', 'seed', 'tags'] as const);
+  const page = intParam(query.page, 'page', 1, 1, MAX_PAGE);
+  const pageLength = intParam(query.page_length, 'page_length', config.feed.defaultPageLength, 1, config.feed.maxPageLength);
+  const seed = query.seed === undefined ? null : requireId(query.seed, 'seed media');
+  const tags = tagsParam(query.tags);
+  const timing = new ServerTiming();
+
+  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
+  const who = await publicCaller(request, env);
+  let membership: Membership | undefined;
+  // A seed the caller may not see is refused as the media itself would be: its related items would describe it.
+  if (seed !== null) {
+    membership = await playlistMembership(env, ctx, who, site, timing);
+    await enforcePolicies(request, env, ctx, mediaPolicies(site, seed, membership), timing);
+  }
+  const lookup: FeedLookup = { env, ctx, timing, who, site: site.id, playlistId };
+  const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
+  const standIn = (seed !== null || tags.length > 0) && variant === null;
+  // The feed itself before membership, which reads the same entry when this playlist is bound: its state is this one's.
+  const { value, state, storedAt, etag } = variant ?? await baseFeed(lookup);
+  membership ??= await playlistMembership(env, ctx, who, site, timing);
+
+  const now = Date.now();
+  // Nothing of an unbound site answers to a policy, so its feed is the same for every caller: a function of the cache
+  // entry, the page, the configuration and the clock (publish windows). It is rendered once and sent again while
+  // those hold (cache/rendered.ts), instead of filtered, serialised and hashed on every HIT.
+  const shared = unbound(site) && typeof etag === 'string' && etag !== '';
+  const answerKey = `${site.id}:${playlistId}:${variant ? variantKey({ seed, tags }) : ''}:${page}:${pageLength}`;
+  let rendered: RenderedJson | undefined = shared ? heldAnswer(answerKey, etag, config, now) : undefined;
+  let personal = false;
+  if (!rendered) {
+    const built = await feedAnswer({ request, env, ctx, timing, site, value, membership, gatedFeed, page, pageLength,
+      allowlist: config.customParamsAllowlist, now });
+    personal = built.personal;
+    rendered = await renderJson(built.body);
+    if (shared && !personal) holdAnswer(answerKey, etag, config, nextPublishChange(value.items, now), rendered);
+  }
+
   timing.note('cache', state);
-  const response = await jsonResponse(request, body, {
+  const response = renderedResponse(request, rendered, {
     cacheState: state,
     storedAt,
     timing,

@@ -1,7 +1,7 @@
 /** GET /api/geo and GET /api/gate/:policy — the caller's own location, and a policy's decision for them. */
 import { getConfig, POLICY_NAME } from '../config.ts';
 import { notFound } from '../errors.ts';
-import { locateCaller } from '../geo/locate.ts';
+import { locateCaller, locatedTag } from '../geo/locate.ts';
 import { decide, needsProxyClass } from '../geo/policy.ts';
 import type { GateResponse, GeoResponse } from '../public-api.ts';
 import { readQuery } from '../request-guard.ts';
@@ -14,7 +14,7 @@ export const geoRoute: Handler = async (request, env, ctx) => {
   const timing = new ServerTiming();
   const where = await locateCaller(request, env, ctx, timing);
   const body: GeoResponse = { ...where };
-  return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE });
+  return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE, etag: locatedTag(where) });
 };
 
 export const gateRoute: Handler = async (request, env, ctx) => {

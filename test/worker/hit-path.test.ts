@@ -1,0 +1,130 @@
+// Issue 13's hot path: what a cache HIT no longer redoes must still come out as before. A feed of a site that binds
+// nothing is rendered once and sent again (worker/cache/rendered.ts) only while its entry, the configuration and the
+// published subset are unchanged; /api/geo's ETag comes from its cache entry. The test configuration binds policies on
+// every site, so the unbound site here is the worker called with a configuration of its own.
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearRenderedAnswers } from '../../worker/cache/rendered.ts';
+import worker from '../../worker/index.ts';
+import type { FeedResponse } from '../../worker/public-api.ts';
+import { api, DEFAULT_IP, resetWorld, SITE } from './helpers.ts';
+import { allMedia, playlists, typedPlaylist } from './upstream-direct.ts';
+
+/** The test configuration with SITE bound to nothing, and the custom params allowlist given. */
+function unboundConfig(allowlist = ['series', 'episode']): string {
+  const raw = JSON.parse(env.REELGATE_CONFIG) as Record<string, unknown> & { sites: Record<string, unknown> };
+  return JSON.stringify({ ...raw, sites: { ...raw.sites, [SITE]: {} }, custom_params_allowlist: allowlist });
+}
+
+async function call(path: string, reelgateConfig: string, headers: Record<string, string> = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const request = new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': DEFAULT_IP, ...headers } });
+  const response = await worker.fetch(request, { ...env, REELGATE_CONFIG: reelgateConfig }, ctx);
+  const text = await response.text();
+  await waitOnExecutionContext(ctx);
+  return new Response(response.status === 304 ? null : text, response);
+}
+
+/** A manual playlist of SITE listing a ready media whose publish window opens later, and that media's start. */
+async function playlistWithScheduled(): Promise<{ playlist: string; media: string; start: number }> {
+  const now = Date.now();
+  const byId = new Map((await allMedia(SITE)).map((m) => [m.id, m]));
+  for (const p of (await playlists(SITE)).filter((x) => x.playlist_type === 'manual')) {
+    const typed = await typedPlaylist(SITE, p.id, 'manual');
+    for (const id of typed.manual.media_ids) {
+      const m = byId.get(id);
+      const start = m?.metadata.publish_start_date ? Date.parse(m.metadata.publish_start_date) : NaN;
+      if (m?.status === 'ready' && start > now && !m.metadata.publish_end_date) return { playlist: p.id, media: id, start };
+    }
+  }
+  throw new Error('the seed has no manual playlist with a scheduled media');
+}
+
+beforeEach(async () => {
+  await resetWorld();
+  clearRenderedAnswers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a feed of a site that binds nothing', () => {
+  it('sends the same body and ETag on every HIT, honours If-None-Match, and renders again for another page', async () => {
+    const { playlist } = await playlistWithScheduled();
+    const path = `/api/sites/${SITE}/playlists/${playlist}?page_length=3`;
+    const cfg = unboundConfig();
+    const first = await call(path, cfg);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toMatch(/^public/);
+    const firstText = await first.text();
+    // Sent again from what was rendered, the same each time.
+    for (let i = 0; i < 3; i++) {
+      const again = await call(path, cfg);
+      expect(again.headers.get('x-reelgate-cache')).toBe('HIT');
+      expect(await again.text()).toBe(firstText);
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    }
+    // Rendered afresh, the answer is the same text with the same tag.
+    clearRenderedAnswers();
+    const fresh = await call(path, cfg);
+    expect(await fresh.text()).toBe(firstText);
+    expect(fresh.headers.get('etag')).toBe(first.headers.get('etag'));
+    const notModified = await call(path, cfg, { 'if-none-match': first.headers.get('etag')! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe(first.headers.get('etag'));
+    const page2 = await call(`/api/sites/${SITE}/playlists/${playlist}?page_length=3&page=2`, cfg);
+    const body2 = await page2.json<FeedResponse>();
+    expect(body2.page).toBe(2);
+    expect(page2.headers.get('etag')).not.toBe(first.headers.get('etag'));
+  });
+
+  it('shows a media once its publish window opens, though the answer before it was held', async () => {
+    const { playlist, media, start } = await playlistWithScheduled();
+    const path = `/api/sites/${SITE}/playlists/${playlist}?page_length=50`;
+    const cfg = unboundConfig();
+    const before = await call(path, cfg);
+    expect((await before.json<FeedResponse>()).items.map((i) => i.id)).not.toContain(media);
+    const held = await call(path, cfg);
+    expect(held.headers.get('x-reelgate-cache')).toBe('HIT');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Past the start, still within the entry's fresh window's reach of the memory layer: nothing else changed.
+    vi.setSystemTime(start + 1);
+    const after = await call(path, cfg);
+    expect(after.status).toBe(200);
+    expect((await after.json<FeedResponse>()).items.map((i) => i.id)).toContain(media);
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+  });
+
+  it('follows a new custom params allowlist at once', async () => {
+    const { playlist } = await playlistWithScheduled();
+    const path = `/api/sites/${SITE}/playlists/${playlist}?page_length=50`;
+    const withSeries = await call(path, unboundConfig(['series']));
+    const items = (await withSeries.json<FeedResponse>()).items;
+    expect(items.some((i) => 'series' in i.custom_params)).toBe(true);
+    expect(items.every((i) => Object.keys(i.custom_params).every((k) => k === 'series'))).toBe(true);
+    const without = await call(path, unboundConfig([]));
+    expect((await without.json<FeedResponse>()).items.every((i) => Object.keys(i.custom_params).length === 0)).toBe(true);
+    expect(without.headers.get('etag')).not.toBe(withSeries.headers.get('etag'));
+  });
+});
+
+describe('/api/geo', () => {
+  it('tags the answer by its cache entry: the same tag on every HIT, 304 for it, another for another location', async () => {
+    const first = await api('/api/geo');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const body = await first.json<{ source: string }>();
+    expect(body.source).toBe('geo-api');
+    const again = await api('/api/geo');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.json()).toEqual(body);
+    const notModified = await api('/api/geo', { headers: { 'if-none-match': etag } });
+    expect(notModified.status).toBe(304);
+    await notModified.body?.cancel();
+    // London (demo/sandbox/geo-fixtures.ts) is elsewhere: another body, another tag.
+    const elsewhere = await api('/api/geo', { ip: '192.0.2.10' });
+    const other = await elsewhere.json();
+    expect(other).not.toEqual(body);
+    expect(elsewhere.headers.get('etag')).not.toBe(etag);
+  });
+});
