@@ -55,8 +55,10 @@ async function distinctKeys(sandbox, secrets) {
  */
 async function feedFloor(sandbox, secrets, site, id) {
   const head = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/`, secrets.API_SECRET);
-  const type = head.playlist_type;
-  const sub = (await sandbox.v2(`/v2/sites/${site}/playlists/${id}/${type}/`, secrets.API_SECRET))[type] ?? {};
+  // The platform may write the type either way; its path segment is always `<type>_playlist`.
+  const type = String(head.playlist_type).replace(/_playlist$/, '');
+  const typed = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/${type}_playlist/`, secrets.API_SECRET);
+  const sub = typed[type] ?? typed[`${type}_playlist`] ?? {};
   const lists = {
     manual: () => (sub.media_ids?.length ? 1 : 0),
     trending: () => (sub.media_ids?.length ? 1 : 0),
