@@ -5,7 +5,7 @@
 // runs, under `wrangler dev` (BENCH_PLAYBACK_DEV=0 skips that part and starts no `wrangler dev`). Prints the figures as
 // JSON and the section's rows of the table, and stops everything it started. BENCH_PLAYBACK_MIB (default 256) sets
 // the file's size, BENCH_PLAYBACK_ROUNDS (3) and BENCH_PLAYBACK_DEV_ROUNDS (1) the downloads each way.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,18 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
 import { playbackRows } from './lib/table.mjs';
 import { playback } from './sections/playback.mjs';
+import { sandboxSecrets } from './lib/secrets.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (message) => console.log(`[bench] ${message}`);
-
-function secrets() {
-  const vars = {};
-  for (const line of readFileSync(join(root, '.dev.vars.example'), 'utf8').split('\n')) {
-    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
-    if (match) vars[match[1]] = match[2];
-  }
-  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY };
-}
 
 const taken = new Set();
 async function freePort(from) {
@@ -44,7 +36,7 @@ async function freePort(from) {
 
 const state = mkdtempSync(join(tmpdir(), 'reelgate-bench-playback-'));
 try {
-  const s = secrets();
+  const s = sandboxSecrets();
   let dev = null;
   if (process.env.BENCH_PLAYBACK_DEV !== '0') {
     const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: await freePort(18888),

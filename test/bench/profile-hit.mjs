@@ -21,20 +21,12 @@ import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
 import { load } from './lib/load.mjs';
 import { sandboxControls } from './lib/sandbox.mjs';
 import { rotatingVisitor, visitorAddresses } from './lib/visitors.mjs';
+import { sandboxSecrets } from './lib/secrets.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const which = process.argv[2] ?? 'feed';
 const seconds = Number(process.argv[3] ?? 6);
 const log = (message) => console.log(`[profile] ${message}`);
-
-function secrets() {
-  const vars = {};
-  for (const line of readFileSync(join(root, '.dev.vars.example'), 'utf8').split('\n')) {
-    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
-    if (match) vars[match[1]] = match[2];
-  }
-  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY };
-}
 
 /** One DevTools session to the worker's isolate. */
 async function devtools(inspectorPort) {
@@ -127,7 +119,7 @@ function selfCpuMs() {
 
 async function main() {
   const state = mkdtempSync(join(tmpdir(), 'reelgate-profile-'));
-  const vars = secrets();
+  const vars = sandboxSecrets();
   try {
     let worker;
     let path = '/';

@@ -10,7 +10,7 @@
 // run). Sections: edge (1), amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3),
 // render (4), geo (5), playback (6).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,6 +25,7 @@ import { geoDecisions } from './sections/geo-decisions.mjs';
 import { playback } from './sections/playback.mjs';
 import { table } from './lib/table.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
+import { sandboxSecrets } from './lib/secrets.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(root, 'test/bench/results.json');
@@ -48,17 +49,6 @@ function chosenSections(argv) {
   }
   for (const name of named) if (!SECTIONS.includes(name)) throw new Error(`unknown section ${name} (${SECTIONS.join(', ')})`);
   return named.length ? new Set(named) : null;
-}
-
-/** Sandbox-only values from the committed example, the same ones `npm start` uses. */
-function sandboxSecrets() {
-  const vars = {};
-  for (const line of readFileSync(join(root, '.dev.vars.example'), 'utf8').split('\n')) {
-    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
-    if (match) vars[match[1]] = match[2];
-  }
-  if (!vars.API_SECRET || !vars.GEO_API_KEY) throw new Error('.dev.vars.example lacks API_SECRET or GEO_API_KEY');
-  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY };
 }
 
 function portFree(port) {

@@ -31,7 +31,7 @@ import {
   type UpstreamFailure,
 } from './calls.ts';
 import { LaneQueue, shareOf, type Lane, type Tier, type Waiter } from './lanes.ts';
-import { TokenBucket, type Draw, type Share } from './token-bucket.ts';
+import { heldBy, spendOne, TokenBucket, type Draw, type Share } from './token-bucket.ts';
 import { VariantLimiter, type VariantAdmission } from './variants.ts';
 import { CallerShares, type CallerShare, type ShareTerms } from '../gateway/caller-shares.ts';
 
@@ -106,10 +106,6 @@ interface Load {
   results: Map<string, Performed>;
   /** The upstream calls it made or took over: served when it finishes. */
   serials: Set<number>;
-}
-
-function heldOf(draw: Draw | null): number {
-  return draw ? draw.public + draw.gateway + draw.shared : 0;
 }
 
 export class BudgetObject extends DurableObject<Env> {
@@ -332,7 +328,7 @@ export class BudgetObject extends DurableObject<Env> {
   /** Gives back what a load did not spend and forgets it. */
   private close(load: Load): void {
     const now = this.clock();
-    const held = heldOf(load.draw);
+    const held = heldBy(load.draw);
     if (load.draw && held > EPSILON) {
       this.bucket(load.api).refund(load.draw, now);
       this.stats.refunded += held;
@@ -375,23 +371,17 @@ export class BudgetObject extends DurableObject<Env> {
 
   /** Spends one token of the load's reservation, if it holds one. Refuses while the upstream has asked for a pause. */
   private spendReserved(api: Api, load: Load | undefined): boolean {
-    if (!load?.draw || load.api !== api || heldOf(load.draw) < 1 - EPSILON) return false;
+    if (!load?.draw || load.api !== api || heldBy(load.draw) < 1 - EPSILON) return false;
     const now = this.clock();
     const pausedUntil = this.bucket(api).pausedUntilMs;
     if (pausedUntil > now) throw new BudgetExhausted((pausedUntil - now) / 1000);
-    let need = 1;
-    for (const pool of ['shared', 'public', 'gateway'] as const) {
-      const take = Math.min(need, load.draw[pool]);
-      load.draw[pool] -= take;
-      need -= take;
-    }
-    return true;
+    return spendOne(load.draw, ['shared', 'public', 'gateway']);
   }
 
   /** Tokens reserved by loads and not spent yet: calls that may still reach the upstream. */
   private heldTokens(api: Api): number {
     let held = 0;
-    for (const load of this.loads.values()) if (load.api === api) held += heldOf(load.draw);
+    for (const load of this.loads.values()) if (load.api === api) held += heldBy(load.draw);
     return api === 'v2' ? held + this.shares.held() : held;
   }
 

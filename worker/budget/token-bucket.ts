@@ -20,6 +20,26 @@ const POOLS: readonly Pool[] = ['public', 'gateway', 'shared'];
  */
 export type Draw = Record<Pool, number>;
 
+/** Tokens a draw still holds. */
+export function heldBy(draw: Draw | null): number {
+  return draw ? draw.public + draw.gateway + draw.shared : 0;
+}
+
+/**
+ * Spends one token a draw holds, from its pools in `order`; false when it holds less than one. (Reservations of loads
+ * and gateway keys' accounts are both draws.)
+ */
+export function spendOne(draw: Draw | null, order: readonly Pool[]): boolean {
+  if (!draw || heldBy(draw) < 1 - 1e-9) return false;
+  let need = 1;
+  for (const pool of order) {
+    const take = Math.min(need, draw[pool]);
+    draw[pool] -= take;
+    need -= take;
+  }
+  return true;
+}
+
 /** Each side's reserved fraction of the rate and burst; what the two leave is shared. */
 export type Floors = Record<Share, number>;
 const NO_FLOORS: Floors = { public: 0, gateway: 0 };

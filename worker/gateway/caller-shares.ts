@@ -24,7 +24,7 @@
  * The global limit is the bucket's: held tokens were taken from it, and an account idle for a minute gives what it
  * holds back to the pools it came from (never above their caps).
  */
-import type { Draw, TokenBucket } from '../budget/token-bucket.ts';
+import { heldBy, spendOne, type Draw, type TokenBucket } from '../budget/token-bucket.ts';
 
 export interface CallerShare {
   /** Calls a minute the key can count on. */
@@ -57,10 +57,6 @@ const EPSILON = 1e-9;
 interface Account {
   draw: Draw;
   lastCall: number;
-}
-
-function held(draw: Draw): number {
-  return draw.public + draw.gateway + draw.shared;
 }
 
 export class CallerShares {
@@ -116,7 +112,7 @@ export class CallerShares {
     const cap = this.cap(terms);
     for (;;) {
       const wanting = [...this.accounts]
-        .filter(([name, account]) => held(account.draw) < (name === WELCOME ? 1 : cap) - EPSILON);
+        .filter(([name, account]) => heldBy(account.draw) < (name === WELCOME ? 1 : cap) - EPSILON);
       if (wanting.length === 0) return false;
       for (const [caller, account] of wanting) {
         // From the gateway's reserve only: the shared pool is first come first served, never held for anyone.
@@ -133,21 +129,13 @@ export class CallerShares {
 
   /** Spends one token of `caller`'s account, if it holds one. */
   spend(caller: string): boolean {
-    const account = this.accounts.get(caller);
-    if (!account || held(account.draw) < 1 - EPSILON) return false;
-    let need = 1;
-    for (const pool of ['shared', 'gateway', 'public'] as const) {
-      const take = Math.min(need, account.draw[pool]);
-      account.draw[pool] -= take;
-      need -= take;
-    }
-    return true;
+    return spendOne(this.accounts.get(caller)?.draw ?? null, ['shared', 'gateway', 'public']);
   }
 
   /** Tokens held for all keys (calls that may still reach the upstream). */
   held(): number {
     let total = 0;
-    for (const account of this.accounts.values()) total += held(account.draw);
+    for (const account of this.accounts.values()) total += heldBy(account.draw);
     return total;
   }
 
@@ -176,8 +164,8 @@ export class CallerShares {
   figures(caller: string, now: number, terms: ShareTerms): CallerShare {
     const active = Math.max(1, this.active + (this.accounts.has(caller) ? 0 : 1));
     const account = this.accounts.get(caller);
-    const remaining = account ? Math.floor(held(account.draw) + EPSILON) : 0;
-    const full = account !== undefined && held(account.draw) >= this.cap(terms, active) - EPSILON;
+    const remaining = account ? Math.floor(heldBy(account.draw) + EPSILON) : 0;
+    const full = account !== undefined && heldBy(account.draw) >= this.cap(terms, active) - EPSILON;
     return {
       limit: Math.floor(terms.guaranteedPerMinute / active + EPSILON),
       remaining,
@@ -196,7 +184,7 @@ export class CallerShares {
     const account = this.accounts.get(caller);
     if (!account) return;
     this.accounts.delete(caller);
-    if (held(account.draw) > EPSILON) bucket.refund(account.draw, now);
+    if (heldBy(account.draw) > EPSILON) bucket.refund(account.draw, now);
   }
 
   clear(): void {
