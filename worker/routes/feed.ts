@@ -8,7 +8,7 @@
  * not, or that finds no upstream slot, is answered with the playlist's own feed, marked `x-reelgate-variant: default`
  * and never stored by browsers, so a flood of new values costs nothing upstream and a real visitor still sees a feed.
  */
-import { budgetStub, type CallerContext } from '../budget/upstream.ts';
+import { budgetStub } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
 import { heldAnswer, holdAnswer } from '../cache/rendered.ts';
 import {
