@@ -120,11 +120,23 @@ it('the generated file streams any size on the fly, with ranges, a length and a 
   const whole = new Uint8Array(await (await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin')).arrayBuffer());
   expect(whole.length).toBe(1024 * 1024);
   const expected = (i: number) => (i * 31 + (i >>> 16)) & 0xff;
-  expect([whole[0], whole[70_000], whole[whole.length - 1]]).toEqual([expected(0), expected(70_000), expected(whole.length - 1)]);
+  const wrong = whole.findIndex((byte, i) => byte !== expected(i));
+  expect(wrong).toBe(-1);
+  // A range that starts and ends inside 64 KiB blocks and crosses the boundary between them.
+  const across = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin', { headers: { range: 'bytes=65530-131080' } });
+  expect(across.status).toBe(206);
+  expect([...new Uint8Array(await across.arrayBuffer())]).toEqual([...whole.slice(65_530, 131_081)]);
   const part = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin', { headers: { range: 'bytes=100000-100009' } });
   expect(part.status).toBe(206);
   expect(part.headers.get('content-range')).toBe(`bytes 100000-100009/${1024 * 1024}`);
   expect([...new Uint8Array(await part.arrayBuffer())]).toEqual([...whole.slice(100_000, 100_010)]);
+  // Paced (as the bench's CDN): the same bytes, sent no faster than asked; a pace that is not a number is refused.
+  const paced = new Uint8Array(await (await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin?pace=500')).arrayBuffer());
+  expect(paced.findIndex((byte, i) => byte !== whole[i])).toBe(-1);
+  expect(paced.length).toBe(whole.length);
+  const badPace = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/1.bin?pace=fast');
+  expect(badPace.status).toBe(400);
+  expect(await badPace.json()).toMatchObject({ errors: [{ code: 'invalid_pace' }] });
   const none = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/0.bin');
   expect(none.status).toBe(404);
   await none.body?.cancel();

@@ -86,18 +86,20 @@ export function playbackRows(play) {
   const rows = [];
   const row = (subject, figures, compared) => rows.push(`| ${rows.length ? '' : '6 Geo-bound playback'} | ${subject} | ${figures} | ${compared} |`);
   const mem = (p) => `${p.rss_peak_mib} MiB (+${p.growth_mib} MiB), ${p.cpu_s} s CPU`;
-  const d = play.direct_sockets;
-  if (d) {
-    row(`${n(play.file_mib)} MiB file, direct workerd sockets, median of ${d.rounds}: straight from the sandbox CDN`,
+  const ways = (d, label, judged) => {
+    row(`${n(play.file_mib)} MiB file, direct workerd sockets, ${label}, median of ${d.rounds}: straight from the sandbox CDN`,
       `${d.direct_mib_per_s} MiB/s · TTFB ${d.direct_ttfb_median_ms} ms`, 'baseline');
     row('through a bare pass-through Worker', `${d.pass_through_mib_per_s} MiB/s · TTFB ${d.pass_through_ttfb_median_ms} ms`,
       `${(d.pass_through_mib_per_s / d.direct_mib_per_s).toFixed(2)}× direct`);
     const cdn = d.processes_while_streaming.cdn_workerd;
+    const ratio = judged ? `**${d.throughput_ratio_vs_direct}×** direct (goal ${play.goal_ratio_vs_direct}×)` : `${d.throughput_ratio_vs_direct}× direct`;
     row('through reelgate\'s playback URL (token, geo and network checks, record lookup)',
       `${d.worker_mib_per_s} MiB/s · TTFB ${d.worker_ttfb_median_ms} ms · reelgate's workerd: peak RSS ${mem(d.worker_memory)}` +
       (cdn ? ` (the CDN's: ${cdn.cpu_s} s CPU)` : ''),
-      `**${d.throughput_ratio_vs_direct}×** direct (goal ${play.goal_ratio_vs_direct}×), ${d.throughput_ratio_vs_pass_through}× pass-through`);
-  }
+      `${ratio}, ${d.throughput_ratio_vs_pass_through}× pass-through`);
+  };
+  if (play.direct_sockets) ways(play.direct_sockets, play.pace_mib_per_s ? `CDN paced at ${play.pace_mib_per_s} MiB/s` : 'unpaced', true);
+  if (play.direct_sockets_unpaced) ways(play.direct_sockets_unpaced, 'CDN unpaced (loopback, two shared cores)', false);
   const w = play.wrangler_dev;
   if (w) {
     const p = w.processes_while_streaming;
