@@ -15,4 +15,4 @@ export { pickSource } from './reel-player/pick-source.ts';
 export type { ReelgateSettings } from './shared/settings.ts';
 export type {
   FeedItem, FeedResponse, GateReason, GateResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse,
-} from '../worker/public-api.ts';
+} from '../worker/contract/public-api.ts';

@@ -3,7 +3,7 @@
  * windows, the upstream budget. It comes from the `REELGATE_CONFIG` var (a JSON string, or a TOML table under [vars])
  * and is parsed once per isolate into a typed object; a mistake names its path, e.g. `policies.eu.unknown`.
  */
-import { PROXY_IDENTIFICATIONS, PROXY_TYPES, type ProxyIdentification, type ProxyType } from './upstream/geo-types.ts';
+import { PROXY_IDENTIFICATIONS, PROXY_TYPES, type ProxyIdentification, type ProxyType } from './contract/geo-types.ts';
 import type { Env } from './env.ts';
 
 export type CacheKind = 'feed' | 'media' | 'player' | 'geo' | 'not_found';

@@ -3,7 +3,7 @@
  * router's catch turns it (or anything else, as a generic 500) into a response. Descriptions are ours, never an
  * exception message or upstream text.
  */
-import type { ErrorResponse } from './public-api.ts';
+import type { ErrorResponse } from './contract/public-api.ts';
 
 export type ErrorCode =
   | 'not_found'

@@ -2,8 +2,8 @@
  * Upstream resources → public shapes. Only fields listed here leave the worker: never `upload` (source/download
  * URLs), `error_message`, or custom params outside the operator's allowlist.
  */
-import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from './public-api.ts';
-import type { Media, MediaRendition, Player, Playlist, TextTrack } from './upstream/v2-types.ts';
+import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from './contract/public-api.ts';
+import type { Media, MediaRendition, Player, Playlist, TextTrack } from './contract/v2-types.ts';
 
 export function allowedCustomParams(params: Record<string, string> | null | undefined,
   allowlist: readonly string[]): Record<string, string> {

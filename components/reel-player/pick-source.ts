@@ -1,5 +1,5 @@
 /** Chooses the rendition a player of a given size should load. */
-import type { MediaSource } from '../../worker/public-api.ts';
+import type { MediaSource } from '../../worker/contract/public-api.ts';
 
 const HLS_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl'];
 

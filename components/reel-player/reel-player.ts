@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
-import type { MediaResponse, MediaSource } from '../../worker/public-api.ts';
+import type { MediaResponse, MediaSource } from '../../worker/contract/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
 import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';

@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
-import type { FeedItem, FeedResponse } from '../../worker/public-api.ts';
+import type { FeedItem, FeedResponse } from '../../worker/contract/public-api.ts';
 import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
 import { define } from '../shared/define.ts';
 import { emit, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';

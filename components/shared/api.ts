@@ -4,7 +4,7 @@
  */
 import type {
   ErrorResponse, FeedResponse, GateResponse, MediaResponse, PlayerResponse,
-} from '../../worker/public-api.ts';
+} from '../../worker/contract/public-api.ts';
 import { DEV_IP_HEADER, settings } from './settings.ts';
 
 /** The origin the bundle was loaded from: where its worker answers. */

@@ -2,7 +2,7 @@
  * The elements' events: typed `Event` subclasses that bubble and cross shadow roots, declared in
  * `GlobalEventHandlersEventMap` so `addEventListener('reel-select', (e) => e.mediaId)` is typed for page code.
  */
-import type { FeedItem, FeedResponse, GateReason } from '../../worker/public-api.ts';
+import type { FeedItem, FeedResponse, GateReason } from '../../worker/contract/public-api.ts';
 
 const init: EventInit = { bubbles: true, composed: true };
 

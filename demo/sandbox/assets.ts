@@ -3,7 +3,7 @@
 // renditions a folder per media: a master playlist of two variants (and a subtitles group when the media has
 // captions or subtitles), each variant a VOD playlist of several real MPEG-TS segments of the same clip. For the
 // bench, `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory).
-import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/upstream/v2-types.ts';
+import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/contract/v2-types.ts';
 import { errorResponse } from './http.ts';
 import { hashString } from './prng.ts';
 import { SAMPLE_AUDIO_MP4, SAMPLE_SECONDS, SAMPLE_VIDEO_MP4, SAMPLE_VIDEO_TS, sampleBytes } from './sample-media.ts';

@@ -1,6 +1,6 @@
 // /_sandbox/: test and bench controls. They need no credential and the edge worker never proxies them.
-import type { Media, Player, TextTrack, TypedPlaylist } from '../../worker/upstream/v2-types.ts';
-import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
+import type { Media, Player, TextTrack, TypedPlaylist } from '../../worker/contract/v2-types.ts';
+import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { GEO_FIXTURES } from './geo-fixtures.ts';
 import { errorResponse, HttpError, invalid, json } from './http.ts';
 import { isPublished } from './playlist-rules.ts';

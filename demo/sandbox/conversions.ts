@@ -1,7 +1,7 @@
 // What the platform's processing produces for a media: an original, renditions at several widths plus HLS, and
 // thumbnails (the first one the poster). The seed and POST media/ both use this, so created media look like seeded ones.
 // Delivery URLs are stored as paths under /cdn/ and given the caller's origin when answered (see present.ts).
-import type { Media, MediaRendition, MediaType, Original, Thumbnail } from '../../worker/upstream/v2-types.ts';
+import type { Media, MediaRendition, MediaType, Original, Thumbnail } from '../../worker/contract/v2-types.ts';
 import { hashString } from './prng.ts';
 
 export const VIDEO_WIDTHS = [320, 640, 1280, 1920] as const;

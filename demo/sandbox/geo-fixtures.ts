@@ -1,7 +1,7 @@
 // Fixed geo answers for the documentation address ranges (RFC 5737, RFC 3849), so tests and the demo can stand in for
 // visitors from chosen countries and proxies. Some answers copy the provider family's known quirks on purpose: lower
 // case codes, `uk` for Great Britain, numbers where the spec's table says strings and strings where it says integers.
-import type { GeoLookupResponse } from '../../worker/upstream/geo-types.ts';
+import type { GeoLookupResponse } from '../../worker/contract/geo-types.ts';
 
 type Geo = NonNullable<GeoLookupResponse['geo']>;
 type Proxy = { identification: string | null; type: string | null } | string;

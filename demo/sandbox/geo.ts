@@ -1,5 +1,5 @@
 // GET /ip_lookup/<client>/<ip>: fixed answers for the documentation ranges, nulls for everything else.
-import type { GeoLookupResponse } from '../../worker/upstream/geo-types.ts';
+import type { GeoLookupResponse } from '../../worker/contract/geo-types.ts';
 import { GEO_FIXTURES, nullGeo } from './geo-fixtures.ts';
 import { invalid, json } from './http.ts';
 import { formatIp, isNonPublic, parseIp } from './ip.ts';

@@ -1,5 +1,5 @@
 // Response helpers: every error the sandbox gives is the v2 error body, like the platform's.
-import type { V2ErrorBody } from '../../worker/upstream/v2-types.ts';
+import type { V2ErrorBody } from '../../worker/contract/v2-types.ts';
 
 /** An error a handler throws to refuse a request; the dispatcher turns it into the v2 error body. */
 export class HttpError extends Error {

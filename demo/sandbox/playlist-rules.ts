@@ -1,10 +1,10 @@
 // The six playlist types: each one's subresource defaults and validation, and the platform-side ranking that
 // materialises a trending list.
-import type { Media, PlaylistSubresources, PlaylistType } from '../../worker/upstream/v2-types.ts';
-import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
+import type { Media, PlaylistSubresources, PlaylistType } from '../../worker/contract/v2-types.ts';
+import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { field, isObject, onlyKnown } from './body.ts';
 import { invalid } from './http.ts';
-import { playlistTypeFromSegment, playlistTypeRefusal } from '../../worker/upstream/path-segments.ts';
+import { playlistTypeFromSegment, playlistTypeRefusal } from '../../worker/contract/path-segments.ts';
 import { hashString } from './prng.ts';
 import { parseQuery, parseSort } from './query.ts';
 import { MEDIA_FIELDS } from './fields.ts';

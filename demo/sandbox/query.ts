@@ -1,7 +1,7 @@
 // List semantics shared by every list route: `q` filtering, `sort`, and page/page_length/total pagination
-// (syntax documented on `ListParams` in worker/upstream/v2-types.ts).
-import { checkPage, checkPageLength, checkSort } from '../../worker/upstream/list-query.ts';
-import { DEFAULT_PAGE_LENGTH } from '../../worker/upstream/v2-types.ts';
+// (syntax documented on `ListParams` in worker/contract/v2-types.ts).
+import { checkPage, checkPageLength, checkSort } from '../../worker/contract/list-query.ts';
+import { DEFAULT_PAGE_LENGTH } from '../../worker/contract/v2-types.ts';
 import { invalid } from './http.ts';
 
 /** How a resource's fields are found and compared. */
@@ -168,7 +168,7 @@ export interface Sort {
 }
 
 export function parseSort(text: string, fields: FieldSet): Sort {
-  // `created:dsc` (the documentation's spelling) is `created:desc`: worker/upstream/list-query.ts, shared with the gateway.
+  // `created:dsc` (the documentation's spelling) is `created:desc`: worker/contract/list-query.ts, shared with the gateway.
   const checked = checkSort(text);
   if (!checked.ok) throw invalid(checked.code, checked.description);
   const { field, direction } = checked.value;

@@ -13,7 +13,7 @@ import { matchRoute } from './routes.ts';
 import { seedCatalog } from './seed.ts';
 import { Store } from './store.ts';
 import { advanceProcessing, processingControl, receiveBytes, uploadForToken } from './uploads.ts';
-import { checkListQuery } from '../../worker/upstream/list-query.ts';
+import { checkListQuery } from '../../worker/contract/list-query.ts';
 
 const WINDOW_MS = 60_000;
 

@@ -3,7 +3,7 @@
 // in 2099, so "published", "expired" and "scheduled" stay true against the real clock for decades.
 import type {
   Media, MediaStatus, Player, PlaylistSubresources, PlaylistType, TextTrack, TypedPlaylist,
-} from '../../worker/upstream/v2-types.ts';
+} from '../../worker/contract/v2-types.ts';
 import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
 import { createRandom, type Random } from './prng.ts';
 import type { Store } from './store.ts';

@@ -11,8 +11,8 @@
 // everything at once), judged whenever the sandbox is next called: `ready` with a duration, an original, renditions
 // and thumbnails when the bytes look like audio or video, else `failed` with an `error_message`. A re-upload keeps
 // the media `updating` (its old renditions still serve) until the new source is processed.
-import type { Media, TextTrack, UploadPart } from '../../worker/upstream/v2-types.ts';
-import { MAX_UPLOAD_PARTS, MIN_UPLOAD_PART_BYTES } from '../../worker/upstream/v2-types.ts';
+import type { Media, TextTrack, UploadPart } from '../../worker/contract/v2-types.ts';
+import { MAX_UPLOAD_PARTS, MIN_UPLOAD_PART_BYTES } from '../../worker/contract/v2-types.ts';
 import { type RouteContext, param } from './context.ts';
 import { durationFor, processMedia } from './conversions.ts';
 import { errorResponse, HttpError, invalid, json, notFound } from './http.ts';

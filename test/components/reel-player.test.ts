@@ -4,7 +4,7 @@ import '../../components/reel-playlist/reel-playlist.ts';
 import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
 import { pickSource } from '../../components/reel-player/pick-source.ts';
 import { playerOptions } from '../../components/shared/setup-config.ts';
-import type { MediaSource } from '../../worker/public-api.ts';
+import type { MediaSource } from '../../worker/contract/public-api.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
 import { SITE, feed, media, player } from './support/fixtures.ts';
 import { $, $$, nextEvent, untilState } from './support/dom.ts';

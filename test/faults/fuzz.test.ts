@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PATH_LENGTH, V2_ROUTES } from '../../worker/gateway/v2-routes.ts';
 import { V1_ROUTES } from '../../worker/upstream/v1-migration.ts';
-import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
+import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import corpus from './fuzz-corpus.json';
 import {
   catalog, errorCode, get, isV2Error, leakedSecrets, printTally, resetWorld, stableIds, stats, tally, type Catalog,

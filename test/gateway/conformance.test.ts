@@ -6,8 +6,8 @@
 // work against a sandbox that knows only the platform's spelling of the playlist types.
 import { env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Media, MediaCreateResult, TextTrack, TypedPlaylist, UploadPartList } from '../../worker/upstream/v2-types.ts';
-import { MIN_UPLOAD_PART_BYTES, PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
+import type { Media, MediaCreateResult, TextTrack, TypedPlaylist, UploadPartList } from '../../worker/contract/v2-types.ts';
+import { MIN_UPLOAD_PART_BYTES, PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { api } from '../worker/helpers.ts';
 import { ADMIN, catalog, createKey, gateway, resetGateway, SITE } from './helpers.ts';
 

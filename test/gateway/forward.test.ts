@@ -2,7 +2,7 @@
 // (never the caller's key), the upstream's own status and body back, and the refusals that keep it from being an open
 // proxy: keys and scopes, methods, paths, query parameters and bodies.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Media, MediaRenditionList, Player, TextTrackList, TypedPlaylist } from '../../worker/upstream/v2-types.ts';
+import type { Media, MediaRenditionList, Player, TextTrackList, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 import {
   callsTo, catalog, createKey, direct, expectError, expectNoSecret, gateway, platformAuthorizationSha256, resetGateway,
   send, SITE, EUROPE_SITE, stats, type CreatedKey,

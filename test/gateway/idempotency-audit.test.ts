@@ -4,7 +4,7 @@
 // audit row that GET /admin/audit pages through.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Media, Player } from '../../worker/upstream/v2-types.ts';
+import type { Media, Player } from '../../worker/contract/v2-types.ts';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { IdempotencyStore, isCompletedAnswer, PENDING_LEASE_MS, type IdempotencySlot } from '../../worker/gateway/idempotency.ts';
 import {

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { gatewayFetch } from '../../worker/gateway/router.ts';
 import { pagePlan } from '../../worker/gateway/v1/v1-routes.ts';
-import { MAX_PAGE_LENGTH, type Media } from '../../worker/upstream/v2-types.ts';
+import { MAX_PAGE_LENGTH, type Media } from '../../worker/contract/v2-types.ts';
 import { ADMIN, createKey, direct, gateway, resetGateway, SITE, stats, type CreatedKey } from './helpers.ts';
 
 beforeEach(() => resetGateway());

@@ -1,7 +1,7 @@
 // The v1 compatibility layer: v1 read routes, tag delete/update and usage show answered through v2 with v1 names and
 // fields, errors in the v1 shape, and a clear refusal for the routes it does not serve.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Media, MediaRenditionList, OriginalList, TextTrackList } from '../../worker/upstream/v2-types.ts';
+import type { Media, MediaRenditionList, OriginalList, TextTrackList } from '../../worker/contract/v2-types.ts';
 import {
   callsTo, catalog, createKey, direct, expectError, gateway, resetGateway, SITE, EUROPE_SITE, stats, type CreatedKey,
 } from './helpers.ts';

@@ -2,7 +2,7 @@
 // what is not an address.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PROXY_IDENTIFICATIONS, PROXY_TYPES } from '../../worker/upstream/geo-types.ts';
+import { PROXY_IDENTIFICATIONS, PROXY_TYPES } from '../../worker/contract/geo-types.ts';
 import { catalog, errorShape, GEO_KEY, ORIGIN, reset } from './helpers.ts';
 
 beforeEach(() => reset({ rate_limit_per_minute: 10_000 }));

@@ -1,7 +1,7 @@
 // The playlist types (the spec's six, seeded, and the platform's watchlist): each created with its subresource
 // defaults, validated, and updated through PATCH, on paths spelled as the platform spells them (`manual_playlist`).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PLAYLIST_TYPES } from '../../worker/upstream/v2-types.ts';
+import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { callJson, errorShape, reset, sites, type SiteCatalog } from './helpers.ts';
 
 let site: SiteCatalog;

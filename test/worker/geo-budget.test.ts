@@ -5,7 +5,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { getConfig } from '../../worker/config.ts';
-import type { GeoResponse } from '../../worker/public-api.ts';
+import type { GeoResponse } from '../../worker/contract/public-api.ts';
 import { api, callsTo, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 
 async function setFaults(body: Record<string, unknown>): Promise<void> {

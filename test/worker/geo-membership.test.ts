@@ -6,7 +6,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
-import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
+import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, config, expectError, resetWorld, sandbox, SITE } from './helpers.ts';
 import { allMedia, isPublic, playlistOfType, playlists } from './upstream-direct.ts';
 

@@ -2,7 +2,7 @@
 // fallback; named policies decided at the edge for gates, feeds and media.
 import { env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FeedResponse, GateResponse, GeoResponse } from '../../worker/public-api.ts';
+import type { FeedResponse, GateResponse, GeoResponse } from '../../worker/contract/public-api.ts';
 import { callerAddress } from '../../worker/visitor.ts';
 import { api, callsTo, config, EUROPE_SITE, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { playlistOfType } from './upstream-direct.ts';

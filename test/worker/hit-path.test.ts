@@ -6,7 +6,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearRenderedAnswers } from '../../worker/cache/rendered.ts';
 import worker from '../../worker/index.ts';
-import type { FeedResponse } from '../../worker/public-api.ts';
+import type { FeedResponse } from '../../worker/contract/public-api.ts';
 import { api, DEFAULT_IP, resetWorld, SITE } from './helpers.ts';
 import { allMedia, playlists, typedPlaylist } from './upstream-direct.ts';
 

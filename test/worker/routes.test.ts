@@ -3,7 +3,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
-import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/public-api.ts';
+import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, boundMediaIds, config, expectError, expectNoSecret, resetWorld, SITE, stats } from './helpers.ts';
 import { allMedia, isPublic, media, playlistOfType, playlists, players, typedPlaylist } from './upstream-direct.ts';
 

@@ -1,6 +1,6 @@
 /** The sandbox's own answers, read directly (not through the worker), to compute what the worker should answer. */
 import { env } from 'cloudflare:test';
-import type { Media, MediaList, Player, TypedPlaylist, Playlist, PlaylistList } from '../../worker/upstream/v2-types.ts';
+import type { Media, MediaList, Player, TypedPlaylist, Playlist, PlaylistList } from '../../worker/contract/v2-types.ts';
 import { sandbox } from './helpers.ts';
 
 async function v2<T>(path: string): Promise<T> {

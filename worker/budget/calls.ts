@@ -2,7 +2,7 @@
  * The upstream calls the budget object performs, as plain data (they cross the Durable Object RPC boundary), and
  * their outcomes. Every call is one upstream request made with the typed clients.
  */
-import type { ListParams, PlaylistType } from '../upstream/v2-types.ts';
+import type { ListParams, PlaylistType } from '../contract/v2-types.ts';
 import type { Lane } from './lanes.ts';
 
 export type UpstreamCall =

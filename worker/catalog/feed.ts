@@ -10,9 +10,9 @@ import type { Env } from '../env.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { feedItem, playlistHeader } from '../projections.ts';
-import type { FeedItem, FeedResponse } from '../public-api.ts';
+import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
 import { playlistTypeOf, subresourceOf } from './playlist-answers.ts';
-import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../upstream/v2-types.ts';
+import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../contract/v2-types.ts';
 
 export interface FeedSnapshot {
   playlist: FeedResponse['playlist'];

@@ -6,8 +6,8 @@ import { callUpstream, withReservation, type CallerContext } from '../budget/ups
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
 import { mediaResponse } from '../projections.ts';
-import type { MediaResponse } from '../public-api.ts';
-import type { Media, MediaRenditionList, TextTrackList } from '../upstream/v2-types.ts';
+import type { MediaResponse } from '../contract/public-api.ts';
+import type { Media, MediaRenditionList, TextTrackList } from '../contract/v2-types.ts';
 
 /** Enough for every rendition and track of one media in a single page. */
 const SUBLIST_PAGE_LENGTH = 100;

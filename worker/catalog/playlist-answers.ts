@@ -3,8 +3,8 @@
  * `manual_playlist`, and the type's subresource may sit under either name. The rest of the worker sees the short name.
  */
 import { upstreamUnavailable } from '../errors.ts';
-import { readPlaylistType } from '../upstream/path-segments.ts';
-import type { Playlist, PlaylistSubresources, PlaylistType } from '../upstream/v2-types.ts';
+import { readPlaylistType } from '../contract/path-segments.ts';
+import type { Playlist, PlaylistSubresources, PlaylistType } from '../contract/v2-types.ts';
 
 /** The playlist's type by its short name; an answer without a readable one is the upstream's fault (502). */
 export function playlistTypeOf(playlist: Pick<Playlist, 'playlist_type'>): PlaylistType {

@@ -14,7 +14,7 @@ import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
 import { withPlaybackThumbnails, withPlaybackUrls } from '../playback/urls.ts';
 import { isPublished } from '../projections.ts';
-import type { MediaResponse } from '../public-api.ts';
+import type { MediaResponse } from '../contract/public-api.ts';
 import { publicCaller, siteOf } from '../routes/context.ts';
 import type { EmbedTarget } from './targets.ts';
 

@@ -7,7 +7,7 @@ import { budgetStub, failureToError } from '../budget/upstream.ts';
 import type { BudgetResult, RawAnswer } from '../budget/calls.ts';
 import type { Env } from '../env.ts';
 import { errorBody } from '../errors.ts';
-import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../upstream/v2-types.ts';
+import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
 import type { CallerShare } from './caller-shares.ts';

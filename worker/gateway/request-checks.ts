@@ -2,10 +2,10 @@
  * What a gateway request may carry besides its path: a few list parameters, and for writes one bounded JSON object
  * made of the spec's body attributes. Each check returns the clean value to forward, or a reason to refuse.
  */
-import { checkListQuery } from '../upstream/list-query.ts';
+import { checkListQuery } from '../contract/list-query.ts';
 import type { RouteSpec } from './v2-routes.ts';
 
-export { LIST_PARAMS, MAX_Q_LENGTH, MAX_QUERY_LENGTH } from '../upstream/list-query.ts';
+export { LIST_PARAMS, MAX_Q_LENGTH, MAX_QUERY_LENGTH } from '../contract/list-query.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const BODY_ATTRIBUTES = ['metadata', 'upload', 'relationships'] as const;
 
@@ -16,7 +16,7 @@ const refuse = (description: string, status = 400, code = 'invalid_request'): Ch
 
 /**
  * The query to forward, as ordered pairs; only list routes take one, and only the list parameters, by the rules the
- * platform's sandbox applies too (upstream/list-query.ts): same forms accepted, same codes and descriptions refused.
+ * platform's sandbox applies too (contract/list-query.ts): same forms accepted, same codes and descriptions refused.
  */
 export function checkQuery(spec: RouteSpec, search: string): Checked<Array<[string, string]>> {
   const checked = checkListQuery(search, spec.list);

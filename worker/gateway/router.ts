@@ -8,7 +8,7 @@ import { budgetStub } from '../budget/upstream.ts';
 import { rawTarget } from '../request-guard.ts';
 import type { Env } from '../env.ts';
 import { applySecurityHeaders } from '../security-headers.ts';
-import { RATE_LIMIT_HEADER } from '../upstream/v2-types.ts';
+import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
 import { handleAdmin } from './admin-routes.ts';
 import { gatewayErrorResponse, gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';

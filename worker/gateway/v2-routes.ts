@@ -3,7 +3,7 @@
  * checked route. Nothing reaches the upstream that this table does not describe: the path is rebuilt from the
  * checked segments in the spec's own form, so a caller cannot pick another route, host or query by encoding tricks.
  */
-import { playlistTypeFromSegment, playlistTypeRefusal } from '../upstream/path-segments.ts';
+import { playlistTypeFromSegment, playlistTypeRefusal } from '../contract/path-segments.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];

@@ -13,10 +13,10 @@ import { callUpstream } from '../budget/upstream.ts';
 import { cached } from '../cache/cached.ts';
 import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
-import type { GeoResponse } from '../public-api.ts';
+import type { GeoResponse } from '../contract/public-api.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
-import type { GeoLookupResponse } from '../upstream/geo-types.ts';
+import type { GeoLookupResponse } from '../contract/geo-types.ts';
 import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;

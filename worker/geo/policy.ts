@@ -1,6 +1,6 @@
 /** A named geo policy applied to a location: the one place that decides who may see what. */
 import type { GeoPolicy } from '../config.ts';
-import type { GateReason, GeoResponse } from '../public-api.ts';
+import type { GateReason, GeoResponse } from '../contract/public-api.ts';
 
 export interface Decision {
   allowed: boolean;

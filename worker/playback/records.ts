@@ -11,7 +11,7 @@
 import { isEnvelope } from '../cache/envelope.ts';
 import { MemoryCache } from '../cache/memory.ts';
 import type { Env } from '../env.ts';
-import type { FeedItem, MediaResponse } from '../public-api.ts';
+import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 
 const RECENT_MS = 60_000;
 const recent = new MemoryCache<MediaResponse>();

@@ -5,7 +5,7 @@
  */
 import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
-import type { FeedItem, MediaResponse } from '../public-api.ts';
+import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 import { devMode } from '../visitor.ts';
 import { playbackKeys } from './keys.ts';
 import { networkDigest } from './network.ts';

@@ -21,7 +21,7 @@ import { ApiError, rateLimited } from '../errors.ts';
 import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { playlistMembership, type Membership } from '../geo/membership.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
-import type { FeedItem, FeedResponse } from '../public-api.ts';
+import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
 import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
 import { withPlaybackThumbnails } from '../playback/urls.ts';
 import { PRIVATE_NO_STORE, publicCacheControl, renderJson, renderedResponse, type RenderedJson } from '../respond.ts';

@@ -3,7 +3,7 @@ import { getConfig, POLICY_NAME } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { locateCaller, locatedTag } from '../geo/locate.ts';
 import { decide, needsProxyClass } from '../geo/policy.ts';
-import type { GateResponse, GeoResponse } from '../public-api.ts';
+import type { GateResponse, GeoResponse } from '../contract/public-api.ts';
 import { readQuery } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';

@@ -7,7 +7,7 @@ import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
 import { withPlaybackUrls } from '../playback/urls.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
-import type { MediaResponse } from '../public-api.ts';
+import type { MediaResponse } from '../contract/public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';

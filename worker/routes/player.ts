@@ -8,7 +8,7 @@ import { getConfig } from '../config.ts';
 import { allowedBy, enforcePolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
 import { boundSettings, namesAnything } from '../geo/player-references.ts';
-import type { PlayerResponse } from '../public-api.ts';
+import type { PlayerResponse } from '../contract/public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';

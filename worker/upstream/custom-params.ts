@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from './errors.ts';
 import type { CallOptions } from './transport.ts';
 import type { V2Client } from './v2-client.ts';
-import type { CustomParams, Media } from './v2-types.ts';
+import type { CustomParams, Media } from '../contract/v2-types.ts';
 
 /** A value sets the key; `null` deletes it. */
 export type CustomParamChanges = Record<string, string | null>;

@@ -3,7 +3,7 @@
  * proxy or load balancer in front of it may answer HTML or a v1-style `{code, message}`; those become one synthesized
  * item. Upstream text is kept only in small doses so a log or a gateway never relays a whole page.
  */
-import type { V2ErrorItem } from './v2-types.ts';
+import type { V2ErrorItem } from '../contract/v2-types.ts';
 
 const MAX_CODE_LENGTH = 64;
 const MAX_DESCRIPTION_LENGTH = 300;

@@ -3,7 +3,7 @@
  * gateway can log them and map them to its own answers (a `V2ApiError` 404 to a 404, an `UpstreamRequestError` to a
  * 502/504) without parsing messages.
  */
-import type { V2ErrorItem } from './v2-types.ts';
+import type { V2ErrorItem } from '../contract/v2-types.ts';
 import type { RateLimitInfo } from './rate-limit.ts';
 
 /** The upstream answered with a non-2xx status (and not a redirect). */
@@ -45,17 +45,8 @@ export class UpstreamRequestError extends Error {
   }
 }
 
-/** A caller's argument (an id, a playlist type, a list parameter, a raw path) is unusable; no request was made. */
-export class InvalidArgumentError extends TypeError {
-  override name = 'InvalidArgumentError';
-  constructor(
-    /** Which argument, e.g. `mediaId`. */
-    readonly argument: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// Defined with the contract (path segments and list queries refuse with it); re-exported for the client's callers.
+export { InvalidArgumentError } from '../contract/invalid-argument.ts';
 
 /** The Geo Location API answered with a non-2xx status. Its error bodies are not specified, so only the status is kept. */
 export class GeoApiError extends Error {

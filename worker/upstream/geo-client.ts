@@ -4,9 +4,9 @@
  */
 import { GeoApiError, UpstreamRequestError } from './errors.ts';
 import { normaliseGeo } from './geo-normalise.ts';
-import type { GeoLookupResponse, NormalisedGeo } from './geo-types.ts';
+import type { GeoLookupResponse, NormalisedGeo } from '../contract/geo-types.ts';
 import { requireIpAddress } from './ip-address.ts';
-import { pathSegment } from './path-segments.ts';
+import { pathSegment } from '../contract/path-segments.ts';
 import { parseRetryAfter } from './rate-limit.ts';
 import {
   callSignal, checkTimeout, DEFAULT_TIMEOUT_MS, discard, guarded, isRedirect, trimBaseUrl,

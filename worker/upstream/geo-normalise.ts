@@ -8,7 +8,7 @@ import { isoCountry } from './iso-countries.ts';
 import {
   CONNECTION_SPEEDS, PROXY_IDENTIFICATIONS, PROXY_TYPES,
   type GeoLookupResponse, type NormalisedGeo, type ProxyIdentification, type ProxyType,
-} from './geo-types.ts';
+} from '../contract/geo-types.ts';
 
 const CONTINENTS: ReadonlySet<string> = new Set(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA']);
 const MAX_TEXT_LENGTH = 200;

@@ -3,7 +3,7 @@
  * and refuses to run away when an upstream ignores `page` (the same page again) or never ends (`maxPages`).
  */
 import { InvalidArgumentError, UpstreamRequestError } from './errors.ts';
-import { MAX_PAGE_LENGTH, type ListParams, type PageInfo } from './v2-types.ts';
+import { MAX_PAGE_LENGTH, type ListParams, type PageInfo } from '../contract/v2-types.ts';
 
 export interface PaginateOptions {
   /** At most this many pages are fetched; one more is an error, not a silent truncation. Default 1000. */

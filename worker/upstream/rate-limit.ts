@@ -1,5 +1,5 @@
 /** The rate-limit headers (spec: Limits, rule 2) and `Retry-After`, read defensively: anything unreadable is null. */
-import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from './v2-types.ts';
+import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
 
 export interface RateLimitInfo {
   /** Requests per minute allowed (`svc-request-limit`). */

@@ -7,12 +7,12 @@
 import { mergeCustomParams, type CustomParamChanges } from './custom-params.ts';
 import { camelToSnake } from './error-body.ts';
 import { InvalidArgumentError } from './errors.ts';
-import { pathSegment, playlistTypeSegment, readPlaylistType } from './path-segments.ts';
+import { pathSegment, playlistTypeSegment, readPlaylistType } from '../contract/path-segments.ts';
 import type { HttpMethod } from './v2-client.ts';
 import type {
   CustomParams, Media, MediaCreateBody, MediaMetadata, MediaRendition, MediaUpdateBody, Original, Player,
   PlayerMetadata, Playlist, PlaylistSubresources, TextTrack, TypedPlaylist, V2ErrorBody, V2ErrorItem,
-} from './v2-types.ts';
+} from '../contract/v2-types.ts';
 
 // ------------------------------------------------------------------------------------------------------------ routes
 

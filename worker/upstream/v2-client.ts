@@ -6,9 +6,9 @@
  */
 import { errorItemsFromBody } from './error-body.ts';
 import { InvalidArgumentError, UpstreamRequestError, V2ApiError } from './errors.ts';
-import { checkSort, MAX_Q_LENGTH } from './list-query.ts';
+import { checkSort, MAX_Q_LENGTH } from '../contract/list-query.ts';
 import { paginate, type PaginateOptions } from './paginate.ts';
-import { checkRawV2Path, pathSegment, playlistTypeSegment } from './path-segments.ts';
+import { checkRawV2Path, pathSegment, playlistTypeSegment } from '../contract/path-segments.ts';
 import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from './rate-limit.ts';
 import {
   callSignal, checkTimeout, DEFAULT_TIMEOUT_MS, discard, guarded, isRedirect, trimBaseUrl,
@@ -23,7 +23,7 @@ import {
   type PlaylistList, type PlaylistType, type PlaylistUpdateBody, type QueryUsageBody, type RemoveTagBody,
   type RenameTagBody, type TagActionResult, type TextTrack, type TextTrackCreateBody, type TextTrackList,
   type Thumbnail, type ThumbnailCreateBody, type ThumbnailUpdateBody, type TypedPlaylist, type UsageResult,
-} from './v2-types.ts';
+} from '../contract/v2-types.ts';
 
 export type { CallOptions } from './transport.ts';
 

@@ -1,5 +1,5 @@
 // The three PUT actions: remove_tag and rename_tag act on every media of the site; query_usage answers figures.
-import type { Media, MediaRendition, TagActionResult, UsageFigures, UsageResult } from '../../../worker/upstream/v2-types.ts';
+import type { Media, MediaRendition, TagActionResult, UsageFigures, UsageResult } from '../../../worker/contract/v2-types.ts';
 import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, site } from '../context.ts';
 import { invalid, json } from '../http.ts';

@@ -1,5 +1,5 @@
 // media/<id>/media_renditions/, originals/ and text_tracks/: the resources a media owns.
-import type { Media, MediaRendition, Original, TextTrack, TextTrackKind } from '../../../worker/upstream/v2-types.ts';
+import type { Media, MediaRendition, Original, TextTrack, TextTrackKind } from '../../../worker/contract/v2-types.ts';
 import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { makeRendition } from '../conversions.ts';

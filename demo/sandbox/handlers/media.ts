@@ -1,6 +1,6 @@
 // media/ routes: create (with the upload flow its method asks for, see ../uploads.ts), re-upload, list, show, update
 // with custom_params replacement (spec rule 3), delete with everything the media owns.
-import type { Media, MediaMetadata, MediaUpload, TypedPlaylist } from '../../../worker/upstream/v2-types.ts';
+import type { Media, MediaMetadata, MediaUpload, TypedPlaylist } from '../../../worker/contract/v2-types.ts';
 import { field, isObject, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { makeRendition, mediaTypeFor } from '../conversions.ts';

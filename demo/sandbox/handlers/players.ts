@@ -1,5 +1,5 @@
 // players/: name, release channel, and a setup_config the API stores without validating its members (spec).
-import type { Player, PlayerMetadata } from '../../../worker/upstream/v2-types.ts';
+import type { Player, PlayerMetadata } from '../../../worker/contract/v2-types.ts';
 import { field, isObject, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { PLAYER_FIELDS } from '../fields.ts';

@@ -1,7 +1,7 @@
 // playlists/: seven types, each with its subresource under a key named by the type. Show and delete answer on both
 // playlists/<id>/ and playlists/<id>/<type>_playlist/; the typed form 404s when the playlist is of another type.
 // Answers name the type by its short name in `playlist_type` (`manual`), as the list filter `playlist_type:manual` does.
-import type { Media, Playlist, PlaylistMetadata, PlaylistType, TypedPlaylist } from '../../../worker/upstream/v2-types.ts';
+import type { Media, Playlist, PlaylistMetadata, PlaylistType, TypedPlaylist } from '../../../worker/contract/v2-types.ts';
 import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { PLAYLIST_FIELDS } from '../fields.ts';

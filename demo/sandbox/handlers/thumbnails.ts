@@ -1,5 +1,5 @@
 // thumbnails/: a frame of a media or an uploaded image; PATCH with is_poster makes it the media's poster.
-import type { Media, Thumbnail } from '../../../worker/upstream/v2-types.ts';
+import type { Media, Thumbnail } from '../../../worker/contract/v2-types.ts';
 import { field, isObject, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { makeThumbnail } from '../conversions.ts';

@@ -7,7 +7,7 @@
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../components/index.ts';
-import type { ErrorResponse, FeedResponse, MediaResponse } from '../../../worker/public-api.ts';
+import type { ErrorResponse, FeedResponse, MediaResponse } from '../../../worker/contract/public-api.ts';
 import { $, untilState } from '../support/dom.ts';
 
 const EUROPE_SITE = '93QufRA9';

@@ -3,7 +3,7 @@
  * typed by worker/public-api.ts, records every call, and can hold an answer back to stage races. The elements' own
  * code path (api client, Task, abort) runs unchanged; only the network is replaced.
  */
-import type { ErrorResponse } from '../../../worker/public-api.ts';
+import type { ErrorResponse } from '../../../worker/contract/public-api.ts';
 
 export interface Call {
   url: URL;

@@ -1,7 +1,7 @@
 /** Worker answers shaped exactly like worker/public-api.ts says (the compiler checks them against it). */
 import type {
   FeedItem, FeedResponse, GateReason, GateResponse, MediaResponse, PlayerResponse,
-} from '../../../worker/public-api.ts';
+} from '../../../worker/contract/public-api.ts';
 
 export const SITE = 'vbQmzoYd';
 export const PLAYLIST = 'JwMCDvZA';

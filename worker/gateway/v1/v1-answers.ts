@@ -10,7 +10,7 @@ import {
 import type {
   Media, MediaList, MediaRendition, MediaRenditionList, Original, OriginalList, PageInfo, Player, PlayerList, Playlist,
   PlaylistList, TagActionResult, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,
-} from '../../upstream/v2-types.ts';
+} from '../../contract/v2-types.ts';
 
 export type V1Ok = { status: 'ok' } & Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import { ApiError } from '../../errors.ts';
 import { errorItemsFromBody } from '../../upstream/error-body.ts';
 import { InvalidArgumentError } from '../../upstream/errors.ts';
 import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
-import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../upstream/v2-types.ts';
+import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../contract/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
 import { DEFAULT_RETRY_AFTER, GatewayError, RATE_LIMIT_CODE, schemaMissing } from '../errors.ts';
 import { authenticate, gatewayDb, performCall, RATE_RESET_HEADER, type Outcome } from '../forward.ts';

@@ -4,8 +4,8 @@
  * or custom params outside the operator's allowlist. `components/` imports these types (type-only) so the two sides
  * cannot drift.
  */
-import type { PlaylistType } from './upstream/v2-types.ts';
-import type { ProxyIdentification, ProxyType } from './upstream/geo-types.ts';
+import type { PlaylistType } from './v2-types.ts';
+import type { ProxyIdentification, ProxyType } from './geo-types.ts';
 
 /** A card in a feed. */
 export interface FeedItem {

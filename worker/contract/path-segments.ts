@@ -2,7 +2,7 @@
  * Ids go into upstream paths. A caller-supplied id must never change which route is called (`../players`, `a/b`,
  * `x?q=`), so every segment is checked before any request is built and then percent-encoded.
  */
-import { InvalidArgumentError } from './errors.ts';
+import { InvalidArgumentError } from './invalid-argument.ts';
 import { PLAYLIST_TYPES, type PlaylistType } from './v2-types.ts';
 
 const MAX_SEGMENT_LENGTH = 256;
