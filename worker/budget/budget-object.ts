@@ -33,7 +33,7 @@ import {
 import { LaneQueue, shareOf, type Lane, type Tier, type Waiter } from './lanes.ts';
 import { heldBy, spendOne, TokenBucket, type Draw, type Share } from './token-bucket.ts';
 import { VariantLimiter, type VariantAdmission } from './variants.ts';
-import { CallerShares, type CallerShare, type ShareTerms } from '../gateway/caller-shares.ts';
+import { CallerShares, type CallerShare, type ShareTerms } from './caller-shares.ts';
 
 type Api = UpstreamCall['api'];
 const APIS: readonly Api[] = ['v2', 'geo'];
@@ -130,7 +130,7 @@ export class BudgetObject extends DurableObject<Env> {
   private clock: () => number = () => Date.now();
   /** Until when the upstream said it is down (a 503 with Retry-After), per API. */
   private readonly downUntil = new Map<Api, number>();
-  /** Gateway keys' accounts: tokens held for each active key (gateway/caller-shares.ts). */
+  /** Gateway keys' accounts: tokens held for each active key (caller-shares.ts). */
   private readonly shares = new CallerShares();
   private shareTimer: ReturnType<typeof setTimeout> | null = null;
   /** How long a gateway call waited for its key's next token (for its `Server-Timing`), by request. */
@@ -516,7 +516,7 @@ export class BudgetObject extends DurableObject<Env> {
     try {
       // A load's call spends its reservation; beyond it, it goes first in line (what the load spent is wasted unless
       // it finishes). Anything else queues as a caller waiting (or, for a background refresh, behind them).
-      // A gateway key's call spends its own account (gateway/caller-shares.ts).
+      // A gateway key's call spends its own account (caller-shares.ts).
       if (viaShare && call.api === 'v2') await this.spendShare(request);
       else if (!this.spendReserved(call.api, load)) await this.acquire(call.api, lane, caller, 1, load ? 0 : background ? 2 : 1);
     } catch (error) {
