@@ -10,7 +10,7 @@ import { errorBody } from '../errors.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
-import type { CallerShare } from './caller-shares.ts';
+import type { CallerShare } from '../budget/caller-shares.ts';
 import { DEFAULT_RETRY_AFTER, GatewayError, RATE_LIMIT_CODE, unauthorized } from './errors.ts';
 import {
   bodyFingerprint, IdempotencyStore, isCompletedAnswer, type IdempotencySlot, type StoredOutcome,
