@@ -40,12 +40,34 @@ export function clearMemoryCache(): void {
   lastWrite.clear();
 }
 
-/** Drops keys from this isolate's memory layer after a purge (gateway/purge.ts deletes them from KV). */
-export function forgetCached(keys: Iterable<string>): void {
-  for (const key of keys) {
+/** A site's cached entries are few; this bounds the work one invalidation can do. */
+const MAX_LIST_PAGES = 10;
+
+async function keysWithPrefix(kv: KVNamespace, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+    const listed: KVNamespaceListResult<unknown> = await kv.list({ prefix, ...(cursor ? { cursor } : {}) });
+    keys.push(...listed.keys.map((key) => key.name));
+    if (listed.list_complete) break;
+    cursor = listed.cursor;
+  }
+  return keys;
+}
+
+/**
+ * The one invalidation: deletes the keys, and every key under the prefixes, from KV and this isolate's memory layer
+ * (other isolates' may hold an entry for at most `cache.memory_ms` longer). Returns the keys deleted.
+ */
+export async function invalidate(kv: KVNamespace, { keys, prefixes }: { keys: string[]; prefixes: string[] }): Promise<string[]> {
+  const listed = await Promise.all(prefixes.map((prefix) => keysWithPrefix(kv, prefix)));
+  const all = [...new Set([...keys, ...listed.flat()])];
+  for (const key of all) {
     memory.delete(key);
     lastWrite.delete(key);
   }
+  await Promise.all(all.map((key) => kv.delete(key)));
+  return all;
 }
 
 /** Errors that stale data may stand in for: budget, upstream 429/5xx, timeouts. */

@@ -5,12 +5,13 @@
  * `/api/sites/:site/media/:media` and `/api/sites/:site/playlists/:playlist`.
  */
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { baseFeed } from '../catalog/feed.ts';
 import { loadMedia } from '../catalog/media.ts';
 import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
-import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { enforcePolicies, mediaPolicies, playlistPolicies, visibleItems } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
 import { withPlaybackThumbnails, withPlaybackUrls } from '../playback/urls.ts';
 import { isPublished } from '../projections.ts';
@@ -48,7 +49,7 @@ async function resolveMedia(request: Request, env: Env, ctx: ExecutionContext, t
   const membership = await playlistMembership(env, ctx, who, site);
   const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, target.id, membership));
   const { value } = await cached<MediaResponse>({
-    env, ctx, kind: 'media', key: `media:${site.id}:${target.id}`,
+    env, ctx, kind: 'media', key: cacheKeys.media(site.id, target.id),
     load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, target.id, config.customParamsAllowlist),
   });
   if (!isPublished(value, Date.now())) throw notFound();
@@ -63,7 +64,7 @@ async function resolveMedia(request: Request, env: Env, ctx: ExecutionContext, t
 async function resolvePlaylist(request: Request, env: Env, ctx: ExecutionContext, target: EmbedTarget,
   options: ResolveOptions): Promise<Embeddable> {
   const site = siteOf(env, target.site);
-  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(target.id)]);
+  const gatedFeed = await enforcePolicies(request, env, ctx, playlistPolicies(site, target.id));
   const who = await publicCaller(request, env);
   const { value } = await baseFeed({ env, ctx, who, site: site.id, playlistId: target.id });
   if (!options.thumbnail) return { title: value.playlist.title, personal: gatedFeed, thumbnail: null };
@@ -71,13 +72,10 @@ async function resolvePlaylist(request: Request, env: Env, ctx: ExecutionContext
   const membership = await playlistMembership(env, ctx, who, site);
   const now = Date.now();
   const published = value.items.filter((item) => isPublished(item, now));
-  const bound = published.map((item) => mediaPolicies(site, item.id, membership));
-  const allowed = await allowedBy(request, env, ctx, bound, undefined);
-  const index = allowed.indexOf(true);
-  const first = index < 0 ? undefined : published[index];
-  const personal = gatedFeed || bound.some((names) => names.length > 0);
+  const { visible: [first], bound } = await visibleItems(request, env, ctx, site, membership, published);
+  const personal = gatedFeed || bound.size > 0;
   let thumbnail = first?.thumbnail ?? null;
-  if (first && (gatedFeed || bound[index]!.length > 0)) {
+  if (first && (gatedFeed || bound.has(first.id))) {
     thumbnail = (await withPlaybackThumbnails(request, env, ctx, site.id, [first]))[0]!.thumbnail;
   }
   return { title: value.playlist.title, personal, thumbnail };

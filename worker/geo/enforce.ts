@@ -1,4 +1,8 @@
-/** Geo rules at the edge: content bound to a policy is refused (451) to callers the policy does not allow. */
+/**
+ * Geo rules at the edge: content bound to a policy is refused (451) to callers the policy does not allow. What binds
+ * what is composed here (a site, a playlist, a media and the playlists listing it), and lists are filtered here, so
+ * no route decides policy by itself.
+ */
 import { getConfig, type SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { geoBlocked } from '../errors.ts';
@@ -41,4 +45,28 @@ export async function enforcePolicies(request: Request, env: Env, ctx: Execution
  */
 export function mediaPolicies(site: SiteConfig, mediaId: string, membership: Membership): string[] {
   return [site.policy, ...membership(mediaId), site.media.get(mediaId)].filter((n): n is string => Boolean(n));
+}
+
+/** What binds a playlist's feed as a whole: its site's policy and the playlist's own. */
+export function playlistPolicies(site: SiteConfig, playlistId: string): Names {
+  return [site.policy, site.playlists.get(playlistId)];
+}
+
+/** Whether no policy can bind anything the site serves: no site policy, no bound playlist, no bound media. */
+export function unbound(site: SiteConfig): boolean {
+  return site.policy === null && site.playlists.size === 0 && site.media.size === 0;
+}
+
+/**
+ * The items of a list the caller may see, each held to everything that binds it (`mediaPolicies`), and the ids of the
+ * items any policy binds: an answer showing one depends on who asks, and names it by the worker's playback URLs.
+ */
+export async function visibleItems<T extends { id: string }>(request: Request, env: Env, ctx: ExecutionContext,
+  site: SiteConfig, membership: Membership, items: readonly T[], timing?: ServerTiming): Promise<{ visible: T[]; bound: Set<string> }> {
+  const lists = items.map((item) => mediaPolicies(site, item.id, membership));
+  const allowed = await allowedBy(request, env, ctx, lists, timing);
+  return {
+    visible: items.filter((_, i) => allowed[i]),
+    bound: new Set(items.filter((_, i) => lists[i]!.length > 0).map((item) => item.id)),
+  };
 }

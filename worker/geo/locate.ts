@@ -11,6 +11,7 @@
  */
 import { callUpstream } from '../budget/upstream.ts';
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import type { GeoResponse } from '../contract/public-api.ts';
@@ -80,7 +81,7 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing:
   const hash = await hashAddress(env, callerNetwork(request, env) ?? address);
   try {
     const { value, etag } = await cached<Located>({
-      env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
+      env, ctx, kind: 'geo', key: cacheKeys.geo(hash), timing,
       load: async (_previous, freshness) => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
         { lane: 'public', caller: hash, ...freshness },
         { api: 'geo', op: 'lookup', ip: address }))),

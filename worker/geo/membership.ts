@@ -9,7 +9,8 @@
  */
 import type { CallerContext } from '../budget/upstream.ts';
 import { peekCached } from '../cache/cached.ts';
-import { baseFeed, baseFeedKey, type FeedSnapshot } from '../catalog/feed.ts';
+import { cacheKeys } from '../cache/keys.ts';
+import { baseFeed, type FeedSnapshot } from '../catalog/feed.ts';
 import type { SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
@@ -68,7 +69,7 @@ export async function heldMembership(env: Env, site: SiteConfig): Promise<Member
   if (!site.playlists.size) return NONE;
   const lists = [];
   for (const [playlistId, policy] of site.playlists) {
-    const feed = await peekCached<FeedSnapshot>(env, baseFeedKey(site.id, playlistId));
+    const feed = await peekCached<FeedSnapshot>(env, cacheKeys.feed(site.id, playlistId));
     if (feed === undefined) return null;
     lists.push({ policy, ids: feed ? idsOf(feed) : [] });
   }

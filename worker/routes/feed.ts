@@ -10,15 +10,16 @@
  */
 import { budgetStub } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
+import { cacheKeys, variantKey } from '../cache/keys.ts';
 import { heldAnswer, holdAnswer } from '../cache/rendered.ts';
 import {
-  baseFeed, checkVariant, feedOf, loadPlaylistHead, variantKey, type FeedLookup, type FeedSnapshot, type FeedVariant,
+  baseFeed, checkVariant, feedOf, loadPlaylistHead, type FeedLookup, type FeedSnapshot, type FeedVariant,
   type PlaylistHead,
 } from '../catalog/feed.ts';
 import { getConfig, type SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, rateLimited } from '../errors.ts';
-import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { enforcePolicies, mediaPolicies, playlistPolicies, unbound, visibleItems } from '../geo/enforce.ts';
 import { playlistMembership, type Membership } from '../geo/membership.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
@@ -37,14 +38,14 @@ async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<Ca
   const { env, ctx, timing, who, site, playlistId } = lookup;
   const config = getConfig(env);
   const head = await cached<PlaylistHead>({
-    env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:head`,
+    env, ctx, timing, kind: 'feed', key: cacheKeys.feedHead(site, playlistId),
     load: (previous, freshness) => loadPlaylistHead({ env, who: { ...who, ...freshness }, site, playlistId, knownType: previous?.type }),
   });
   checkVariant(head.value.type, variant);
   const key = variantKey(variant);
   try {
     return await cached<FeedSnapshot>({
-      env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:${key}`,
+      env, ctx, timing, kind: 'feed', key: cacheKeys.feedVariant(site, playlistId, variant),
       load: async (_previous, freshness) => {
         // Only loads ask: a cached variant is answered without counting (a refused refresh leaves it served stale).
         const admission = await budgetStub(env).admitVariant(`${site}:${playlistId}`, key);
@@ -57,11 +58,6 @@ async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<Ca
     if (error instanceof ApiError && error.status === 429) return null;
     throw error;
   }
-}
-
-/** Whether no policy can bind anything the site serves: no site policy, no bound playlist, no bound media. */
-function unbound(site: SiteConfig): boolean {
-  return site.policy === null && site.playlists.size === 0 && site.media.size === 0;
 }
 
 /** When the published subset of `items` next changes by itself: the next publish window to open or close. */
@@ -99,12 +95,8 @@ FeedAnswerInput): Promise<{ body: FeedResponse; personal: boolean }> {
   // The allowlist as configured now, even for entries cached under an older one.
   const published = value.items.filter((item) => isPublished(item, now))
     .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, allowlist) }));
-  // Each item answers to everything that binds it (its site, every configured playlist listing it, its own policy):
-  // items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
-  const bound = published.map((item) => mediaPolicies(site, item.id, membership));
-  const allowed = await allowedBy(request, env, ctx, bound, timing);
-  const items = published.filter((_, i) => allowed[i]);
-  const gatedIds = new Set(published.filter((_, i) => bound[i]!.length > 0).map((item) => item.id));
+  // Items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
+  const { visible: items, bound: gatedIds } = await visibleItems(request, env, ctx, site, membership, published, timing);
   const personal = gatedFeed || gatedIds.size > 0;
   const start = (page - 1) * pageLength;
   let pageItems = items.slice(start, start + pageLength);
@@ -138,7 +130,7 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const tags = tagsParam(query.tags);
   const timing = new ServerTiming();
 
-  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
+  const gatedFeed = await enforcePolicies(request, env, ctx, playlistPolicies(site, playlistId), timing);
   const who = await publicCaller(request, env);
   let membership: Membership | undefined;
   // A seed the caller may not see is refused as the media itself would be: its related items would describe it.
@@ -158,7 +150,7 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   // entry, the page, the configuration and the clock (publish windows). It is rendered once and sent again while
   // those hold (cache/rendered.ts), instead of filtered, serialised and hashed on every HIT.
   const shared = unbound(site) && typeof etag === 'string' && etag !== '';
-  const answerKey = `${site.id}:${playlistId}:${variant ? variantKey({ seed, tags }) : ''}:${page}:${pageLength}`;
+  const answerKey = cacheKeys.renderedFeed(site.id, playlistId, variant ? { seed, tags } : null, page, pageLength);
   let rendered: RenderedJson | undefined = shared ? heldAnswer(answerKey, etag, config, now) : undefined;
   let personal = false;
   if (!rendered) {

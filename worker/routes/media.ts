@@ -1,5 +1,6 @@
 /** GET /api/sites/:site/media/:media — one published, ready media with its renditions and tracks. */
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { loadMedia } from '../catalog/media.ts';
 import { getConfig } from '../config.ts';
 import { notFound } from '../errors.ts';
@@ -24,7 +25,7 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   const membership = await playlistMembership(env, ctx, who, site, timing);
   const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, mediaId, membership), timing);
   const { value, state, storedAt } = await cached<MediaResponse>({
-    env, ctx, timing, kind: 'media', key: `media:${site.id}:${mediaId}`,
+    env, ctx, timing, kind: 'media', key: cacheKeys.media(site.id, mediaId),
     load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, mediaId, config.customParamsAllowlist),
   });
   if (!isPublished(value, Date.now())) throw notFound();

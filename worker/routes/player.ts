@@ -3,6 +3,7 @@
  * under a policy (a playlist or media URL, an inline playlist) is left out for callers that content's policies refuse.
  */
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { loadPlayer } from '../catalog/player.ts';
 import { getConfig } from '../config.ts';
 import { allowedBy, enforcePolicies } from '../geo/enforce.ts';
@@ -23,7 +24,7 @@ export const playerRoute: Handler = async (request, env, ctx) => {
   let personal = await enforcePolicies(request, env, ctx, [site.policy], timing);
   const who = await publicCaller(request, env);
   const { value, state, storedAt } = await cached<PlayerResponse>({
-    env, ctx, timing, kind: 'player', key: `player:${site.id}:${playerId}`,
+    env, ctx, timing, kind: 'player', key: cacheKeys.player(site.id, playerId),
     load: (_previous, freshness) => loadPlayer(env, { ...who, ...freshness }, site.id, playerId),
   });
   let body = value;
