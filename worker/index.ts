@@ -42,7 +42,8 @@ const site = Router<IRequest, Args>({
     (request) => {
       guardRequest(request);
     },
-    (request, env: Env) => preflight(request, getConfig(env), devMode(env)) ?? undefined,
+    // The configuration, parsed once per isolate, rides with the request: routes read `request.config`.
+    (request, env: Env) => preflight(request, request.config = getConfig(env), devMode(env)) ?? undefined,
     async (request, env: Env) => {
       // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
       if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request, env);

@@ -6,7 +6,7 @@
 import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
 import { cacheKeys } from '../cache/keys.ts';
-import { getConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
@@ -68,6 +68,7 @@ export interface FeedLoadOptions {
 /** Who asks for a playlist's feed, and where its cache entries are. */
 export interface FeedLookup {
   env: Env;
+  config: Config;
   ctx: ExecutionContext;
   timing?: ServerTiming | undefined;
   who: CallerContext;
@@ -76,10 +77,9 @@ export interface FeedLookup {
 }
 
 /** The playlist's own feed, cached. */
-export function baseFeed({ env, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
-  const config = getConfig(env);
+export function baseFeed({ env, config, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
   return cached<FeedSnapshot>({
-    env, ctx, timing, kind: 'feed', key: cacheKeys.feed(site, playlistId),
+    env, config, ctx, timing, kind: 'feed', key: cacheKeys.feed(site, playlistId),
     load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: { seed: null, tags: [] },
       maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
   });
