@@ -1,7 +1,6 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { MediaResponse, MediaSource } from '../../worker/contract/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
-import { define } from '../shared/define.ts';
 import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatRate, pageLang } from '../shared/format.ts';
 import { IDLE, Load, reportError } from '../shared/load.ts';
@@ -384,12 +383,4 @@ const REFRESH_INTERVAL_MS = 10_000;
 /** A rendition's identity across answers (its playback URL changes with every renewal). */
 function sourceKey(source: MediaSource): string {
   return `${source.type}|${source.width ?? ''}|${source.height ?? ''}|${source.label}`;
-}
-
-define('reel-player', ReelPlayer);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'reel-player': ReelPlayer;
-  }
 }

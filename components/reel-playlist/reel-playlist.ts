@@ -1,7 +1,6 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { FeedItem, FeedResponse } from '../../worker/contract/public-api.ts';
 import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
-import { define } from '../shared/define.ts';
 import { emit, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
 import { IDLE, Load } from '../shared/load.ts';
@@ -302,13 +301,5 @@ export class ReelPlaylist extends LitElement {
         <span class="count">${formatNumber(this._items.length, lang)} of ${formatNumber(feed.total, lang)}</span>
         ${more === 'error' ? html`<p class="error-text" role="alert">${errorMessage(this._nextPage.error)}</p>` : nothing}
       </div>`;
-  }
-}
-
-define('reel-playlist', ReelPlaylist);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'reel-playlist': ReelPlaylist;
   }
 }
