@@ -104,7 +104,7 @@ export class ReelPlayer extends LitElement {
   private _playWhenReady = false;
   private _autostarted = false;
 
-  /** The width, in steps of 32 px (a re-render may pick another rendition until playback starts). */
+  /** Keeps `_width` to the element's width in steps of 32 px (before playback starts, width picks the rendition). */
   private readonly _resize = new Observer(this, () => new ResizeObserver((entries) => {
     const width = entries[0]?.contentRect.width ?? 0;
     if (Math.abs(width - this._width) >= 32) this._width = width;
@@ -113,7 +113,7 @@ export class ReelPlayer extends LitElement {
   /** Autostart `viewable`: starts muted once half the video is in view, once per media. */
   private readonly _viewable = new Observer(this, () => new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
-    this._viewable.observe();
+    this._viewable.observe(); // once: stop watching
     this._autostarted = true;
     const video = entries[0]!.target as HTMLVideoElement;
     video.muted = true;

@@ -5,7 +5,9 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
-type Handlers<E> = { [K in keyof GlobalEventHandlersEventMap]?: (event: GlobalEventHandlersEventMap[K], target: E) => void };
+type Handlers<E> = {
+  [K in keyof GlobalEventHandlersEventMap]?: (event: GlobalEventHandlersEventMap[K], target: E) => void;
+};
 
 export interface LinkOptions<E extends Element> {
   /** The id to follow (the host's `for`); empty: none. */

@@ -9,7 +9,8 @@ type AnyObserver = ResizeObserver | IntersectionObserver;
 export class Observer implements ReactiveController {
   private _observer: AnyObserver | undefined;
 
-  constructor(host: ReactiveControllerHost, private readonly _create: () => AnyObserver, private readonly _target?: Element) {
+  constructor(host: ReactiveControllerHost, private readonly _create: () => AnyObserver,
+    private readonly _target?: Element) {
     host.addController(this);
   }
 
