@@ -50,7 +50,8 @@ await build({
   external: ['lit', 'lit/*'],
 });
 
-// Declarations for bundler users, with the `.ts` specifiers of the sources turned into `.js` ones.
+// Declarations for bundler users, with the `.ts` specifiers of the sources turned into `.js` ones (in `from`,
+// `import(…)` and the entry's bare `import './…/define.ts'`).
 rmSync(join(dist, 'types'), { recursive: true, force: true });
 execFileSync(process.execPath, [at('node_modules/typescript/bin/tsc'), '-p', at('components/tsconfig.types.json')],
   { cwd: root, stdio: 'inherit' });
@@ -59,7 +60,7 @@ execFileSync(process.execPath, [at('node_modules/typescript/bin/tsc'), '-p', at(
     const path = join(dir, name);
     if (statSync(path).isDirectory()) rewrite(path);
     else if (name.endsWith('.d.ts')) {
-      writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\s*\(?)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'));
     }
   }
 })(join(dist, 'types'));

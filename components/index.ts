@@ -2,6 +2,12 @@
  * The package entry for bundler users: the element classes (importing this registers the tags, each only if the
  * page has not already), their events, and the helpers their options go through.
  */
+// Each tag is registered by its element's define.ts, never by the class module (which has no side effects).
+import './reel-playlist/define.ts';
+import './reel-player/define.ts';
+import './reel-player-config/define.ts';
+import './reel-geo-gate/define.ts';
+
 export { ReelPlaylist, type PlaylistLayout, type PlaylistState } from './reel-playlist/reel-playlist.ts';
 export { ReelPlayer, type PlayerState } from './reel-player/reel-player.ts';
 export { ReelPlayerConfig, type PlayerConfigState } from './reel-player-config/reel-player-config.ts';

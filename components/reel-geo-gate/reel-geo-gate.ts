@@ -1,6 +1,5 @@
 import { html, LitElement, type PropertyDeclarations, nothing } from 'lit';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
-import { define } from '../shared/define.ts';
 import { emit, type GateDecisionReason, ReelGateDecisionEvent } from '../shared/events.ts';
 import { pageLang } from '../shared/format.ts';
 import { IDLE, Load, reportError } from '../shared/load.ts';
@@ -142,13 +141,5 @@ export class ReelGeoGate extends LitElement {
               lang)}</p>
           </div>`;
     }
-  }
-}
-
-define('reel-geo-gate', ReelGeoGate);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'reel-geo-gate': ReelGeoGate;
   }
 }

@@ -1,6 +1,5 @@
 import { html, LitElement, type PropertyDeclarations } from 'lit';
 import { fetchPlayer } from '../shared/api.ts';
-import { define } from '../shared/define.ts';
 import { formatNumber, pageLang } from '../shared/format.ts';
 import { IDLE, Load } from '../shared/load.ts';
 import { describeConfig } from '../shared/setup-config.ts';
@@ -89,13 +88,5 @@ export class ReelPlayerConfig extends LitElement {
           </section>`;
       },
     });
-  }
-}
-
-define('reel-player-config', ReelPlayerConfig);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'reel-player-config': ReelPlayerConfig;
   }
 }

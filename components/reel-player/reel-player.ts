@@ -1,10 +1,10 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { MediaResponse, MediaSource } from '../../worker/contract/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
-import { define } from '../shared/define.ts';
-import { ReelErrorEvent, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatRate, pageLang } from '../shared/format.ts';
+import { Link } from '../shared/link.ts';
 import { IDLE, Load, reportError } from '../shared/load.ts';
+import { Observer } from '../shared/observer.ts';
 import { playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
 import { pickSource } from './pick-source.ts';
@@ -102,10 +102,38 @@ export class ReelPlayer extends LitElement {
   /** Set with `_fresh`: the next update reloads the video (its URL may even be unchanged, e.g. within one minute). */
   private _renewed = false;
   private _playWhenReady = false;
-  private _resize: ResizeObserver | null = null;
-  private _viewable: IntersectionObserver | null = null;
   private _autostarted = false;
-  private _root: Document | ShadowRoot | null = null;
+
+  /** Keeps `_width` to the element's width in steps of 32 px (before playback starts, width picks the rendition). */
+  private readonly _resize = new Observer(this, () => new ResizeObserver((entries) => {
+    const width = entries[0]?.contentRect.width ?? 0;
+    if (Math.abs(width - this._width) >= 32) this._width = width;
+  }), this);
+
+  /** Autostart `viewable`: starts muted once half the video is in view, once per media. */
+  private readonly _viewable = new Observer(this, () => new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    this._viewable.observe(); // once: stop watching
+    this._autostarted = true;
+    const video = entries[0]!.target as HTMLVideoElement;
+    video.muted = true;
+    void video.play().catch(() => {});
+  }, { threshold: 0.5 }));
+
+  /** The linked playlist: what is chosen there plays; until then its choice or first item is cued. */
+  private readonly _playlist = new Link<PlaylistLike>(this, {
+    id: () => this.htmlFor,
+    on: {
+      'reel-select': (event) => {
+        this._playWhenReady = true;
+        this.media = event.mediaId;
+      },
+      'reel-load': (_, playlist) => this._cue(playlist),
+      // Failed: the update shows an invitation to choose instead of a loading frame.
+      'reel-error': () => {},
+    },
+    found: (playlist) => this._cue(playlist),
+  });
 
   private readonly _media = new Load(this, {
     args: () => [this.endpoint, this.site, this.media] as const,
@@ -162,68 +190,14 @@ export class ReelPlayer extends LitElement {
     return this.renderRoot?.querySelector('video') ?? null;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this._resize = new ResizeObserver((entries) => {
-      const width = entries[0]?.contentRect.width ?? 0;
-      if (Math.abs(width - this._width) >= 32) this._width = width;
-    });
-    this._resize.observe(this);
-    this._follow();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this._resize?.disconnect();
-    this._viewable?.disconnect();
-    this._viewable = null;
-    this._unfollow();
-  }
-
-  // Listening on the root rather than on the playlist itself works whatever order the two appear in.
-  private readonly _onSelect = (event: ReelSelectEvent) => {
-    if (!this.htmlFor || (event.target as Element | null)?.id !== this.htmlFor) return;
-    this._playWhenReady = true;
-    this.media = event.mediaId;
-  };
-
-  private readonly _onLoad = (event: ReelLoadEvent) => {
-    if (!this.htmlFor || (event.target as Element | null)?.id !== this.htmlFor) return;
-    this._cue(event.target as PlaylistLike);
-    this.requestUpdate();
-  };
-
-  // The linked playlist failed: stop showing a loading frame and invite a choice instead.
-  private readonly _onLinkedError = (event: Event) => {
-    if (this.htmlFor && (event.target as Element | null)?.id === this.htmlFor) this.requestUpdate();
-  };
-
   /** True while the linked playlist is still loading the item this player will cue. */
   private _waitingForPlaylist(): boolean {
-    if (!this.htmlFor || this.media) return false;
-    const playlist = this._root?.getElementById(this.htmlFor);
+    if (this.media) return false;
+    const playlist = this._playlist.target;
     if (!playlist) return false;
     // Before its first render a playlist has no state yet: it is about to load.
     const state = playlist.getAttribute('state');
     return state === null || state === 'loading';
-  }
-
-  private _follow(): void {
-    this._unfollow();
-    if (!this.htmlFor || !this.isConnected) return;
-    this._root = this.getRootNode() as Document | ShadowRoot;
-    this._root.addEventListener(ReelSelectEvent.type, this._onSelect as EventListener);
-    this._root.addEventListener(ReelLoadEvent.type, this._onLoad as EventListener);
-    this._root.addEventListener(ReelErrorEvent.type, this._onLinkedError);
-    const playlist = this._root.getElementById(this.htmlFor) as PlaylistLike | null;
-    if (playlist) this._cue(playlist);
-  }
-
-  private _unfollow(): void {
-    this._root?.removeEventListener(ReelSelectEvent.type, this._onSelect as EventListener);
-    this._root?.removeEventListener(ReelLoadEvent.type, this._onLoad as EventListener);
-    this._root?.removeEventListener(ReelErrorEvent.type, this._onLinkedError);
-    this._root = null;
   }
 
   /** With nothing to play yet, takes the playlist's choice or its first item (without starting it). */
@@ -234,7 +208,7 @@ export class ReelPlayer extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('htmlFor') && this.isConnected) this._follow();
+    if (changed.has('htmlFor') && this.isConnected) this._playlist.follow();
     this.state = this._media.state(!!(this.site && this.media));
   }
 
@@ -254,18 +228,7 @@ export class ReelPlayer extends LitElement {
         // Browsers refuse sound without a recent gesture; the controls are there to start it.
       });
     }
-    this._viewable?.disconnect();
-    this._viewable = null;
-    if (options.autostart === 'viewable' && !this._autostarted) {
-      this._viewable = new IntersectionObserver((entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        this._viewable?.disconnect();
-        this._autostarted = true;
-        video.muted = true;
-        void video.play().catch(() => {});
-      }, { threshold: 0.5 });
-      this._viewable.observe(video);
-    }
+    this._viewable.observe(options.autostart === 'viewable' && !this._autostarted ? video : undefined);
   }
 
   private _pick(media: MediaResponse): MediaSource | null {
@@ -384,12 +347,4 @@ const REFRESH_INTERVAL_MS = 10_000;
 /** A rendition's identity across answers (its playback URL changes with every renewal). */
 function sourceKey(source: MediaSource): string {
   return `${source.type}|${source.width ?? ''}|${source.height ?? ''}|${source.label}`;
-}
-
-define('reel-player', ReelPlayer);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'reel-player': ReelPlayer;
-  }
 }

@@ -1,7 +1,6 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { FeedItem, FeedResponse } from '../../worker/contract/public-api.ts';
 import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
-import { define } from '../shared/define.ts';
 import { emit, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
 import { IDLE, Load } from '../shared/load.ts';
@@ -99,7 +98,7 @@ export class ReelPlaylist extends LitElement {
       // A new first page supersedes any "load more" still on its way.
       this._nextPage.reset();
       if (!site || !playlist) return IDLE;
-      return fetchFeed(endpoint, site, playlist, 1, pageLength, signal);
+      return fetchFeed(endpoint, site, playlist, { page: 1, page_length: pageLength }, signal);
     },
     onComplete: (feed) => {
       this._feed = feed;
@@ -111,7 +110,8 @@ export class ReelPlaylist extends LitElement {
 
   /** "Load more": run by the button only, for the page after the last one shown. */
   private readonly _nextPage = new Load(this, {
-    task: (_, signal) => fetchFeed(this.endpoint, this.site, this.playlist, this._feed!.next_page!, this._pageLength(), signal),
+    task: (_, signal) => fetchFeed(this.endpoint, this.site, this.playlist,
+      { page: this._feed!.next_page!, page_length: this._pageLength() }, signal),
     onComplete: (feed) => {
       const seen = new Set(this._items.map((item) => item.id));
       const added = feed.items.filter((item) => !seen.has(item.id));
@@ -302,13 +302,5 @@ export class ReelPlaylist extends LitElement {
         <span class="count">${formatNumber(this._items.length, lang)} of ${formatNumber(feed.total, lang)}</span>
         ${more === 'error' ? html`<p class="error-text" role="alert">${errorMessage(this._nextPage.error)}</p>` : nothing}
       </div>`;
-  }
-}
-
-define('reel-playlist', ReelPlaylist);
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'reel-playlist': ReelPlaylist;
   }
 }

@@ -91,9 +91,29 @@ async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
 
 const seg = encodeURIComponent;
 
-export function fetchFeed(endpoint: string | null, site: string, playlist: string, page: number, pageLength: number,
+/**
+ * The feed route's query parameters, spelled as the worker reads them (README "Public API"). Anything left out (or
+ * empty) takes the worker's default.
+ */
+export interface FeedQuery {
+  /** 1-1000. */
+  page?: number;
+  /** 1 to the worker's `feed.max_page_length`. */
+  page_length?: number;
+  /** A media id whose related items a recommendations playlist lists (other playlist types refuse it). */
+  seed?: string | null;
+  /** Up to 10 tags an article-matching playlist matches, sent comma-separated (other playlist types refuse them). */
+  tags?: readonly string[];
+}
+
+export function fetchFeed(endpoint: string | null, site: string, playlist: string, feedQuery: FeedQuery,
   signal: AbortSignal): Promise<FeedResponse> {
-  const query = new URLSearchParams({ page: String(page), page_length: String(pageLength) });
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(feedQuery)) {
+    // `${tags}` is the comma-separated list the route takes.
+    const text = `${value ?? ''}`;
+    if (text) query.set(name, text);
+  }
   return getJson(`${apiBase(endpoint)}/api/sites/${seg(site)}/playlists/${seg(playlist)}?${query}`, signal);
 }
 

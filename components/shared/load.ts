@@ -84,14 +84,13 @@ export class Load<A extends readonly unknown[], T> implements ReactiveController
     this.status = 'idle';
   }
 
-  /** The view for the current status; a failed run shows the shared error box unless `error` is given. */
-  render(views: { idle?: () => unknown; loading: () => unknown; complete: (value: T) => unknown;
-    error?: (error: unknown) => unknown; }) {
+  /** The view for the current status; a failed run shows the shared error box, whose "Try again" runs it again. */
+  render(views: { idle?: () => unknown; loading: () => unknown; complete: (value: T) => unknown }) {
     switch (this.status) {
       case 'idle': return views.idle ? views.idle() : nothing;
       case 'loading': return views.loading();
       case 'complete': return views.complete(this.value as T);
-      default: return views.error ? views.error(this.error) : errorBox(this.error, () => this.run());
+      default: return errorBox(this.error, () => this.run());
     }
   }
 

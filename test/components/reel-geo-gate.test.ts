@@ -1,6 +1,6 @@
 import { expect, fixture } from '@open-wc/testing';
-import '../../components/reel-geo-gate/reel-geo-gate.ts';
-import '../../components/reel-playlist/reel-playlist.ts';
+import '../../components/reel-geo-gate/define.ts';
+import '../../components/reel-playlist/define.ts';
 import type { ReelGeoGate } from '../../components/reel-geo-gate/reel-geo-gate.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
 import { SITE, feed, gate } from './support/fixtures.ts';

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../components/reel-player-config/reel-player-config.ts';
+import '../../components/reel-player-config/define.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
 import { SITE, player } from './support/fixtures.ts';
 import { $, $$, untilState } from './support/dom.ts';

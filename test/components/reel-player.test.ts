@@ -1,6 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import '../../components/reel-player/reel-player.ts';
-import '../../components/reel-playlist/reel-playlist.ts';
+import '../../components/reel-player/define.ts';
+import '../../components/reel-playlist/define.ts';
 import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
 import { pickSource } from '../../components/reel-player/pick-source.ts';
 import { playerOptions } from '../../components/shared/setup-config.ts';

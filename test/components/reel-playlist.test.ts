@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import '../../components/reel-playlist/reel-playlist.ts';
+import '../../components/reel-playlist/define.ts';
 import type { ReelPlaylist } from '../../components/reel-playlist/reel-playlist.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
 import { PLAYLIST, SITE, feed } from './support/fixtures.ts';
