@@ -56,20 +56,22 @@ function embedFrames() {
       if (command !== 'reelgate-frame') return undefined;
       const frame = chrome.getPage(session.id).frames().find((f) => f.url() === payload.url);
       if (!frame) return { view: null };
+      // The frame may be between documents (its <body> not parsed yet, or its context replaced by a navigation): that
+      // is "nothing to see yet", and the test polls again, never a failed command.
       const view = await frame.evaluate(() => {
         const player = document.querySelector('reel-player');
         const playlist = document.querySelector('reel-playlist');
         const video = player?.shadowRoot?.querySelector('video') ?? null;
         return {
           status: document.title,
-          text: document.body.textContent.trim(),
+          text: document.body?.textContent.trim() ?? '',
           height: Math.ceil(document.documentElement.getBoundingClientRect().height),
           player: player && { state: player.getAttribute('state'), media: player.getAttribute('media'),
             src: video?.getAttribute('src') ?? null, readyState: video?.readyState ?? 0 },
           playlist: playlist && { state: playlist.getAttribute('state'),
             cards: playlist.shadowRoot?.querySelectorAll('[part="card"]').length ?? 0 },
         };
-      });
+      }).catch(() => null);
       return { view };
     },
   };
