@@ -19,6 +19,8 @@ import { mediaRoute } from './routes/media.ts';
 import { oembedRoute } from './routes/oembed.ts';
 import { playRoute } from './routes/play.ts';
 import { playerRoute } from './routes/player.ts';
+import { apiSource } from './render/api-source.ts';
+import { renderPage } from './render/page.ts';
 import { isOwnResponse } from './respond.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { devMode } from './visitor.ts';
@@ -84,7 +86,12 @@ read('/embed/:file', (request, env) => embedAsset(request, env));
 router.all('/api/*', () => {
   throw notFound('No such route.');
 });
-read('*', (request, env) => pageAsset(request, env));
+// Pages get their elements' first state as HTML (worker/render/), read through this same router as the visitor.
+read('*', async (request, env, ctx) => {
+  const page = await pageAsset(request, env);
+  if (request.method !== 'GET' || page.status !== 200 || !page.headers.get('content-type')?.startsWith('text/html')) return page;
+  return renderPage(page, apiSource(request as unknown as Request, env, (internal) => router.fetch(internal, env, ctx)));
+});
 
 /** The gateway answers servers, not pages: no CORS, but the same security headers as every other answer. */
 async function gatewayAnswer(request: Request, env: Env): Promise<Response> {
