@@ -2,7 +2,8 @@
 // 1. applies the simulated visitor address saved in this tab (sessionStorage) as `window.reelgate.devIp`, which the
 //    elements send as `x-reelgate-dev-ip`; a worker with DEV_MODE on treats it as the caller's address;
 // 2. finds out whether the worker is in DEV_MODE (it answers two documentation addresses with their two countries)
-//    and only then shows the location switcher; changing it reloads the page so every element asks again.
+//    and only then shows the location switcher (fixed to the bottom of the window, so showing it moves nothing);
+//    changing it reloads the page so every element asks again.
 const KEY = 'reelgate.devIp';
 const DEV_HEADER = 'x-reelgate-dev-ip';
 const PROBES = [['192.0.2.30', 'DE'], ['192.0.2.20', 'US']];
@@ -60,10 +61,8 @@ async function setUpSwitcher() {
 }
 
 function dateline() {
-  const el = document.getElementById('dateline');
   const lang = document.documentElement.lang || 'en';
-  const today = new Intl.DateTimeFormat(lang, { dateStyle: 'full' }).format(new Date());
-  el.textContent = `${today} · Independent news, food and culture`;
+  document.getElementById('today').textContent = new Intl.DateTimeFormat(lang, { dateStyle: 'full' }).format(new Date());
 }
 
 dateline();

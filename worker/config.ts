@@ -302,10 +302,10 @@ let memo: { source: string; config: Config } | null = null;
 const byObject = new WeakMap<object, Config>();
 
 /**
- * The parsed configuration, computed once per isolate (again only if the var changes). Every request asks several
- * times, so the common case must cost nothing: a string is compared with the last one parsed (the same string object
- * compares by reference), an object is looked up by identity, and only an object not seen before is serialised to be
- * compared by content. A configuration object is never changed in place (vars are read-only).
+ * The parsed configuration, computed once per isolate (again only if the var changes). The front door asks once per
+ * request and passes it along (`request.config`, then a `Visit`); the budget object asks for its own. The common case
+ * must cost nothing: a string is compared with the last one parsed (the same string object compares by reference), an
+ * object is looked up by identity, and only an object not seen before is serialised to be compared by content. A configuration object is never changed in place (vars are read-only).
  */
 export function getConfig(env: Pick<Env, 'REELGATE_CONFIG'>): Config {
   const source = env.REELGATE_CONFIG;

@@ -1,31 +1,20 @@
 /**
- * Every error a client sees is the v2 body `{"errors":[{"code","description"}]}`. Handlers throw `ApiError`; the
- * router's catch turns it (or anything else, as a generic 500) into a response. Descriptions are ours, never an
- * exception message or upstream text.
+ * One error type for every front door: handlers throw `ApiError`; the catch turns it (or anything else, as a generic
+ * 500) into a response in the shape of the mount: the v2 body `{"errors":[{"code","description"}]}`, or v1's
+ * object. Descriptions are ours, never an exception message or upstream text.
  */
 import type { ErrorResponse } from './contract/public-api.ts';
-
-export type ErrorCode =
-  | 'not_found'
-  | 'invalid_request'
-  | 'method_not_allowed'
-  | 'origin_not_allowed'
-  | 'rate_limited'
-  | 'geo_blocked'
-  | 'playback_denied'
-  | 'playback_expired'
-  | 'playback_invalid'
-  | 'upstream_unavailable'
-  | 'not_implemented'
-  | 'internal_error';
+import { noStoreJson } from './respond.ts';
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: string,
     readonly description: string,
     /** Seconds, for 429 and 503 answers. */
     readonly retryAfterSeconds: number | null = null,
+    /** Headers the refusal itself carries (`Allow`, `WWW-Authenticate`). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(description);
     this.name = 'ApiError';
@@ -54,18 +43,28 @@ export function errorBody(code: string, description: string): ErrorResponse {
   return { errors: [{ code, description }] };
 }
 
-/** The response for any thrown value. Unknown errors become a generic 500 and are logged without their details' secrets. */
-export function errorResponse(error: unknown): Response {
-  const known = error instanceof ApiError ? error : null;
-  if (!known) {
-    // Log the type and message only: upstream/client errors from our own code never carry secrets, but stay terse.
+/**
+ * How a mount words its refusals: the body of one error (the v2 body, or v1's object), its own errors made `ApiError`s
+ * (a missing D1 schema, a parameter the v1 helpers refused), and the gateway's word for every 429: the platform's code,
+ * with a whole window as `Retry-After` when no wait is known.
+ */
+export interface ErrorShape {
+  body: (code: string, description: string) => unknown;
+  known?: (thrown: unknown) => ApiError | null;
+  rateLimit?: { code: string; retryAfter: string };
+}
+export const PUBLIC_ERRORS: ErrorShape = { body: errorBody };
+
+/** The response for any thrown value. Unknown errors become a generic 500 and are logged by type only. */
+export function errorResponse(thrown: unknown, shape: ErrorShape = PUBLIC_ERRORS): Response {
+  const error = shape.known?.(thrown) ?? thrown;
+  if (!(error instanceof ApiError)) {
     console.error('reelgate: unexpected error', error instanceof Error ? error.name : typeof error);
+    return noStoreJson(shape.body('internal_error', 'Something went wrong on our side.'), 500);
   }
-  const status = known?.status ?? 500;
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  if (known?.retryAfterSeconds != null) headers.set('retry-after', String(known.retryAfterSeconds));
-  const body = known
-    ? errorBody(known.code, known.description)
-    : errorBody('internal_error', 'Something went wrong on our side.');
-  return new Response(JSON.stringify(body), { status, headers });
+  const headers = { ...error.headers };
+  if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
+  const limit = error.status === 429 ? shape.rateLimit : undefined;
+  if (limit) headers['retry-after'] ??= limit.retryAfter;
+  return noStoreJson(shape.body(limit?.code ?? error.code, error.description), error.status, headers);
 }

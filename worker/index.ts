@@ -1,7 +1,7 @@
 /**
- * The edge worker, assembled: the raw-path check once for every front door, then either the gateway (/v2, /v1,
- * /admin) or the public router (request guard, preflight and abuse limit before the routes; our own catch, the v2
- * error body, never an exception; CORS and security headers on every answer). Policy lives in the modules imported.
+ * The edge worker, assembled: one front door (raw-path check, one catch, CORS and security headers once) with two
+ * mounts, the gateway (/v2, /v1, /admin) and the site (request guard, preflight and abuse limit before the public
+ * routes). Policy lives in the modules imported.
  */
 import { Router, type IRequest } from 'itty-router';
 import { enforceVisitorLimit } from './abuse-limit.ts';
@@ -24,7 +24,7 @@ import { renderPage } from './render/page.ts';
 import { isOwnResponse } from './respond.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { devMode } from './visitor.ts';
-import { gatewayFetch, isGatewayRequest } from './gateway/router.ts';
+import { gateway } from './gateway/router.ts';
 
 export { BudgetObject } from './budget/budget-object.ts';
 
@@ -38,30 +38,17 @@ function configOrNull(env: Env): Config | null {
   }
 }
 
-const router = Router<IRequest, Args>({
+/** The public API, the embeds and the page: read methods only, preflight, and the visitors' abuse limit on /api/. */
+const site = Router<IRequest, Args>({
   before: [
     (request) => {
       guardRequest(request);
     },
-    (request, env: Env) => preflight(request, getConfig(env), devMode(env)) ?? undefined,
+    // The configuration, parsed once per isolate, rides with the request: routes read `request.config`.
+    (request, env: Env) => preflight(request, request.config = getConfig(env), devMode(env)) ?? undefined,
     async (request, env: Env) => {
       // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
       if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request, env);
-    },
-  ],
-  catch: (error: unknown) => {
-    if (error instanceof Error && error.name === 'ConfigError') console.error('reelgate: configuration:', error.message);
-    return errorResponse(error);
-  },
-  finally: [
-    (response: Response | undefined, request: IRequest, env: Env) => {
-      let out = response instanceof Response ? response : errorResponse(notFound('No such route.'));
-      // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
-      // copied. A HEAD answer is always copied without its body.
-      if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
-      applyCors(request as unknown as Request, out, configOrNull(env), rawTarget(request.url).path);
-      applySecurityHeaders(request as unknown as Request, out);
-      return out;
     },
   ],
 });
@@ -69,8 +56,8 @@ const router = Router<IRequest, Args>({
 /** GET and HEAD share each route. */
 function read(path: string, handler: Handler): void {
   const h = (request: IRequest, env: Env, ctx: ExecutionContext) => handler(request as RouteRequest, env, ctx);
-  router.get(path, h);
-  router.head(path, h);
+  site.get(path, h);
+  site.head(path, h);
 }
 
 read('/api/sites/:site/playlists/:playlist', feedRoute);
@@ -83,40 +70,49 @@ read('/embed/:site/media/:media', embedMediaRoute);
 read('/embed/:site/playlists/:playlist', embedPlaylistRoute);
 read('/oembed', oembedRoute);
 read('/embed/:file', (request, env) => embedAsset(request, env));
-router.all('/api/*', () => {
+site.all('/api/*', () => {
   throw notFound('No such route.');
 });
 // Pages get their elements' first state as HTML (worker/render/), read through this same router as the visitor.
 read('*', async (request, env, ctx) => {
   const page = await pageAsset(request, env);
   if (request.method !== 'GET' || page.status !== 200 || !page.headers.get('content-type')?.startsWith('text/html')) return page;
-  return renderPage(page, apiSource(request as unknown as Request, env, (internal) => router.fetch(internal, env, ctx)));
+  const visit = { request, env, ctx, config: request.config };
+  return renderPage(page, apiSource(visit, (internal) => router.fetch(internal, env, ctx)));
 });
 
-/** The gateway answers servers, not pages: no CORS, but the same security headers as every other answer. */
-async function gatewayAnswer(request: Request, env: Env): Promise<Response> {
-  const response = await gatewayFetch(request, env);
-  const out = new Response(response.body, response);
-  applySecurityHeaders(request, out);
-  return out;
-}
-
-/** A path refused at the front door, before any routing: the v2 error body, with CORS and security headers. */
-function refusedPath(request: Request, env: Env, error: unknown): Response {
-  const out = errorResponse(error);
-  applyCors(request, out, configOrNull(env));
-  applySecurityHeaders(request, out);
-  return out;
-}
+/**
+ * The front door: the raw path checked once for every path, then the gateway (its own mounts and error shapes, for a
+ * team's servers) or the site. Our catch gives the v2 error body, never an exception; CORS (the API's and the embeds'
+ * paths only) and the security headers are set once, on every answer.
+ */
+const router = Router<IRequest, Args>({
+  before: [
+    (request) => {
+      checkRawPath(request.url);
+    },
+  ],
+  catch: (error: unknown) => {
+    if (error instanceof Error && error.name === 'ConfigError') console.error('reelgate: configuration:', error.message);
+    return errorResponse(error);
+  },
+  finally: [
+    (response: Response | undefined, request: IRequest, env: Env) => {
+      let out = response instanceof Response ? response : errorResponse(notFound('No such route.'));
+      // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
+      // copied. A HEAD answer is always copied without its body.
+      if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
+      applyCors(request as unknown as Request, out, configOrNull(env));
+      applySecurityHeaders(request as unknown as Request, out);
+      return out;
+    },
+  ],
+})
+  .all('/v2/*', gateway.fetch)
+  .all('/v1/*', gateway.fetch)
+  .all('/admin/*', gateway.fetch)
+  .all('*', site.fetch);
 
 export default {
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => {
-    try {
-      checkRawPath(request.url);
-    } catch (error) {
-      return refusedPath(request, env, error);
-    }
-    // /v2, /v1 and /admin (writes included) belong to the gateway for a team's servers; everything else is public.
-    return isGatewayRequest(request) ? gatewayAnswer(request, env) : router.fetch(request, env, ctx);
-  },
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => router.fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;

@@ -67,6 +67,13 @@ export function renderedResponse(request: Request, { text, etag }: RenderedJson,
   return response;
 }
 
+/** An answer never stored anywhere (errors, the gateway's and admin's JSON). */
+export function noStoreJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
 /** Browser caching of a public answer: a short max-age, then revalidation with the ETag. */
 export function publicCacheControl(maxAgeSeconds: number): string {
   return `public, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}, stale-while-revalidate=60`;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateToken, looksLikeToken, parseNewKey, permits } from '../../worker/gateway/access-keys.ts';
 import { tokensEqual } from '../../worker/gateway/admin-auth.ts';
 import { TokenBucket } from '../../worker/budget/token-bucket.ts';
-import { CallerShares } from '../../worker/gateway/caller-shares.ts';
+import { CallerShares } from '../../worker/budget/caller-shares.ts';
 import { canonicalJson } from '../../worker/gateway/idempotency.ts';
 import { purgeTargets } from '../../worker/gateway/purge.ts';
 import { checkBody, checkQuery, MAX_BODY_BYTES } from '../../worker/gateway/request-checks.ts';

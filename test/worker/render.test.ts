@@ -1,11 +1,11 @@
 // Server-rendered first paint (worker/render/): what crawlers and visitors without scripts get from a page the worker
 // serves. Pages are rendered through the worker's own router as the visitor, so these run against the real worker and
 // sandbox.
-import { env, SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { countries } from 'countries-list';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse } from '../../worker/contract/public-api.ts';
-import type { GeoPolicy } from '../../worker/config.ts';
+import { getConfig, type GeoPolicy } from '../../worker/config.ts';
 import { CONTINENT_OF } from '../../worker/render/continents.ts';
 import { isoDuration } from '../../worker/render/json-ld.ts';
 import { apiSource } from '../../worker/render/api-source.ts';
@@ -23,7 +23,8 @@ async function render(body: string, ip: string): Promise<string> {
   const page = new Response(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`,
     { headers: { 'content-type': 'text/html; charset=utf-8' } });
   const request = new Request('http://localhost/news', { headers: { 'x-reelgate-dev-ip': ip } });
-  return (await renderPage(page, apiSource(request, env, (r) => SELF.fetch(r)))).text();
+  const visit = { request, env, ctx: createExecutionContext(), config: getConfig(env) };
+  return (await renderPage(page, apiSource(visit, (r) => SELF.fetch(r)))).text();
 }
 
 function jsonLd(html: string): { '@context': string; '@graph': Array<Record<string, unknown>> } | null {

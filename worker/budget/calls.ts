@@ -21,6 +21,10 @@ export type UpstreamCall =
   }
   | { api: 'geo'; op: 'lookup'; ip: string };
 
+/** The upstream APIs the budget object keeps a bucket for. */
+export type Api = UpstreamCall['api'];
+export const APIS: readonly Api[] = ['v2', 'geo'];
+
 export interface BudgetRequest {
   lane: Lane;
   /** Whose turn this is inside the lane (a hashed visitor address, a gateway key id). */

@@ -11,7 +11,7 @@
  * KV limits: no write on a hit, at most one write per key per second from an isolate, TTLs of at least 60 s.
  * "Not found" is cached too (briefly), so random ids cannot drain the upstream budget.
  */
-import { getConfig, type CacheKind } from '../config.ts';
+import type { CacheKind, Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
@@ -40,12 +40,34 @@ export function clearMemoryCache(): void {
   lastWrite.clear();
 }
 
-/** Drops keys from this isolate's memory layer after a purge (gateway/purge.ts deletes them from KV). */
-export function forgetCached(keys: Iterable<string>): void {
-  for (const key of keys) {
+/** A site's cached entries are few; this bounds the work one invalidation can do. */
+const MAX_LIST_PAGES = 10;
+
+async function keysWithPrefix(kv: KVNamespace, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+    const listed: KVNamespaceListResult<unknown> = await kv.list({ prefix, ...(cursor ? { cursor } : {}) });
+    keys.push(...listed.keys.map((key) => key.name));
+    if (listed.list_complete) break;
+    cursor = listed.cursor;
+  }
+  return keys;
+}
+
+/**
+ * The one invalidation: deletes the keys, and every key under the prefixes, from KV and this isolate's memory layer
+ * (other isolates' may hold an entry for at most `cache.memory_ms` longer). Returns the keys deleted.
+ */
+export async function invalidate(kv: KVNamespace, { keys, prefixes }: { keys: string[]; prefixes: string[] }): Promise<string[]> {
+  const listed = await Promise.all(prefixes.map((prefix) => keysWithPrefix(kv, prefix)));
+  const all = [...new Set([...keys, ...listed.flat()])];
+  for (const key of all) {
     memory.delete(key);
     lastWrite.delete(key);
   }
+  await Promise.all(all.map((key) => kv.delete(key)));
+  return all;
 }
 
 /** Errors that stale data may stand in for: budget, upstream 429/5xx, timeouts. */
@@ -55,6 +77,7 @@ function staleMayServe(error: unknown): boolean {
 
 export interface CachedOptions<T> {
   env: Env;
+  config: Config;
   ctx: ExecutionContext;
   kind: Exclude<CacheKind, 'not_found'>;
   key: string;
@@ -71,7 +94,7 @@ export interface CachedOptions<T> {
 
 export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<T>> {
   const { env, ctx, kind, key, timing } = options;
-  const config = getConfig(env).cache;
+  const config = options.config.cache;
   const now = Date.now();
 
   let entry = memory.get(key, now) as Envelope<T> | undefined;
@@ -117,14 +140,14 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
  * The entry held for a key, fresh or stale, without loading or refreshing it: for readers that must not spend the
  * upstream budget (byte requests). `undefined` when nothing is held; `null` when the upstream said "not found".
  */
-export async function peekCached<T>(env: Env, key: string): Promise<T | null | undefined> {
+export async function peekCached<T>(env: Env, config: Config, key: string): Promise<T | null | undefined> {
   const now = Date.now();
   let entry = memory.get(key, now) as Envelope<T> | undefined;
   if (!entry) {
     const stored = await env.CACHE.get(key, 'json');
     if (!isEnvelope(stored)) return undefined;
     entry = stored as Envelope<T>;
-    memory.set(key, entry, getConfig(env).cache.memoryMs, now);
+    memory.set(key, entry, config.cache.memoryMs, now);
   }
   return entry.found ? entry.value : null;
 }
@@ -136,7 +159,7 @@ function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
 
 /** Loads and stores one key, within the calling request (see the header: no promise is shared between requests). */
 async function load<T>(
-  { env, ctx, kind, key, load: fetchValue }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
+  { load: fetchValue, ...options }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
   background: boolean,
 ): Promise<Envelope<T>> {
   let entry: Envelope<T>;
@@ -153,12 +176,11 @@ async function load<T>(
     if (error.code !== 'not_found') throw error;
     entry = { v: 1, storedAt: Date.now(), found: false };
   }
-  store(env, ctx, kind, key, entry);
+  store(options, entry);
   return entry;
 }
 
-function store<T>(env: Env, ctx: ExecutionContext, kind: CachedOptions<T>['kind'], key: string, entry: Envelope<T>): void {
-  const config = getConfig(env).cache;
+function store<T>({ env, ctx, kind, key, config: { cache: config } }: Omit<CachedOptions<T>, 'load'>, entry: Envelope<T>): void {
   const now = Date.now();
   memory.set(key, entry, config.memoryMs, now);
   const previous = lastWrite.get(key);

@@ -5,7 +5,8 @@
  */
 import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
-import { getConfig } from '../config.ts';
+import { cacheKeys } from '../cache/keys.ts';
+import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
@@ -45,11 +46,6 @@ export function checkVariant(type: PlaylistType, variant: FeedVariant): void {
   }
 }
 
-/** The cache key suffix and variant-cap key of a variant: `<seed>:<tags>`. */
-export function variantKey(variant: FeedVariant): string {
-  return `${variant.seed ?? ''}:${variant.tags.join(',')}`;
-}
-
 /** A playlist's own fields and its type's subresource: what a variant of its feed is resolved from. */
 export interface PlaylistHead {
   playlist: FeedResponse['playlist'];
@@ -72,6 +68,7 @@ export interface FeedLoadOptions {
 /** Who asks for a playlist's feed, and where its cache entries are. */
 export interface FeedLookup {
   env: Env;
+  config: Config;
   ctx: ExecutionContext;
   timing?: ServerTiming | undefined;
   who: CallerContext;
@@ -79,16 +76,10 @@ export interface FeedLookup {
   playlistId: string;
 }
 
-/** The cache key of a playlist's own feed (no variant): the feed route and playlist membership read the same entry. */
-export function baseFeedKey(site: string, playlistId: string): string {
-  return `feed:${site}:${playlistId}`;
-}
-
 /** The playlist's own feed, cached. */
-export function baseFeed({ env, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
-  const config = getConfig(env);
+export function baseFeed({ env, config, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
   return cached<FeedSnapshot>({
-    env, ctx, timing, kind: 'feed', key: baseFeedKey(site, playlistId),
+    env, config, ctx, timing, kind: 'feed', key: cacheKeys.feed(site, playlistId),
     load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: { seed: null, tags: [] },
       maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
   });
@@ -112,7 +103,7 @@ const mediaCalls = (type: PlaylistType | undefined) => (type === 'recommendation
 /** The playlist's own feed (no variant): its head and its media, on one reservation. */
 export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> {
   const { env, who, site, playlistId, knownType } = options;
-  return withReservation(env, who, { key: `feed:${site}:${playlistId}`, calls: headCalls(knownType) + mediaCalls(knownType) },
+  return withReservation(env, who, { key: cacheKeys.feed(site, playlistId), calls: headCalls(knownType) + mediaCalls(knownType) },
     async (reserved) => {
       const within = { ...options, who: reserved };
       return resolveFeed(within, await playlistHead(within));
@@ -122,14 +113,14 @@ export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> 
 /** The playlist with its type's subresource: one upstream call when its type is known, else two. */
 export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
   const { env, who, site, playlistId, knownType } = options;
-  return withReservation(env, who, { key: `feed:${site}:${playlistId}:head`, calls: headCalls(knownType) },
+  return withReservation(env, who, { key: cacheKeys.feedHead(site, playlistId), calls: headCalls(knownType) },
     (reserved) => playlistHead({ ...options, who: reserved }));
 }
 
 /** A feed resolved from a head already at hand (cached for variants): only the media calls. */
 export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
   const { env, who, site, playlistId, variant } = options;
-  return withReservation(env, who, { key: `feed:${site}:${playlistId}:${variantKey(variant)}`, calls: mediaCalls(head.type) },
+  return withReservation(env, who, { key: cacheKeys.feedVariant(site, playlistId, variant), calls: mediaCalls(head.type) },
     (reserved) => resolveFeed({ ...options, who: reserved }, head));
 }
 

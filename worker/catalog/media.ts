@@ -3,6 +3,7 @@
  * only together make an answer, so they are reserved together before the first (budget/upstream.ts).
  */
 import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
 import { mediaResponse } from '../projections.ts';
@@ -16,7 +17,7 @@ export const MEDIA_LOAD_CALLS = 3;
 
 export async function loadMedia(env: Env, who: CallerContext, site: string, id: string,
   allowlist: readonly string[]): Promise<MediaResponse> {
-  return withReservation(env, who, { key: `media:${site}:${id}`, calls: MEDIA_LOAD_CALLS },
+  return withReservation(env, who, { key: cacheKeys.media(site, id), calls: MEDIA_LOAD_CALLS },
     (reserved) => resolveMedia(env, reserved, site, id, allowlist));
 }
 

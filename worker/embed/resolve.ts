@@ -5,17 +5,16 @@
  * `/api/sites/:site/media/:media` and `/api/sites/:site/playlists/:playlist`.
  */
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { baseFeed } from '../catalog/feed.ts';
 import { loadMedia } from '../catalog/media.ts';
-import { getConfig } from '../config.ts';
-import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
-import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { enforcePolicies, mediaPolicies, playlistPolicies, visibleItems } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
 import { withPlaybackThumbnails, withPlaybackUrls } from '../playback/urls.ts';
 import { isPublished } from '../projections.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
-import { publicCaller, siteOf } from '../routes/context.ts';
+import { publicCaller, siteOf, type Visit } from '../routes/context.ts';
 import type { EmbedTarget } from './targets.ts';
 
 export interface Embeddable {
@@ -34,51 +33,46 @@ export interface ResolveOptions {
   thumbnail: boolean;
 }
 
-export async function resolveEmbed(request: Request, env: Env, ctx: ExecutionContext, target: EmbedTarget,
-  options: ResolveOptions): Promise<Embeddable> {
-  return target.kind === 'media' ? resolveMedia(request, env, ctx, target, options) : resolvePlaylist(request, env, ctx, target, options);
+export async function resolveEmbed(visit: Visit, target: EmbedTarget, options: ResolveOptions): Promise<Embeddable> {
+  return target.kind === 'media' ? resolveMedia(visit, target, options) : resolvePlaylist(visit, target, options);
 }
 
-async function resolveMedia(request: Request, env: Env, ctx: ExecutionContext, target: EmbedTarget,
-  options: ResolveOptions): Promise<Embeddable> {
-  const config = getConfig(env);
-  const site = siteOf(env, target.site);
+async function resolveMedia(visit: Visit, target: EmbedTarget, options: ResolveOptions): Promise<Embeddable> {
+  const { request, env, config } = visit;
+  const site = siteOf(config, target.site);
   const who = await publicCaller(request, env);
   // Decided before the media is read, as the media route does: a refused caller learns nothing of it.
-  const membership = await playlistMembership(env, ctx, who, site);
-  const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, target.id, membership));
+  const membership = await playlistMembership(visit, who, site);
+  const personal = await enforcePolicies(visit, mediaPolicies(site, target.id, membership));
   const { value } = await cached<MediaResponse>({
-    env, ctx, kind: 'media', key: `media:${site.id}:${target.id}`,
+    ...visit, kind: 'media', key: cacheKeys.media(site.id, target.id),
     load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, target.id, config.customParamsAllowlist),
   });
   if (!isPublished(value, Date.now())) throw notFound();
   let thumbnail: string | null = null;
   if (options.thumbnail) {
-    const shown = personal ? await withPlaybackUrls(request, env, site.id, value) : value;
+    const shown = personal ? await withPlaybackUrls(visit, site.id, value) : value;
     thumbnail = shown.poster ?? shown.thumbnail;
   }
   return { title: value.title, personal, thumbnail };
 }
 
-async function resolvePlaylist(request: Request, env: Env, ctx: ExecutionContext, target: EmbedTarget,
-  options: ResolveOptions): Promise<Embeddable> {
-  const site = siteOf(env, target.site);
-  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(target.id)]);
+async function resolvePlaylist(visit: Visit, target: EmbedTarget, options: ResolveOptions): Promise<Embeddable> {
+  const { request, env, ctx, config } = visit;
+  const site = siteOf(config, target.site);
+  const gatedFeed = await enforcePolicies(visit, playlistPolicies(site, target.id));
   const who = await publicCaller(request, env);
-  const { value } = await baseFeed({ env, ctx, who, site: site.id, playlistId: target.id });
+  const { value } = await baseFeed({ env, config, ctx, who, site: site.id, playlistId: target.id });
   if (!options.thumbnail) return { title: value.playlist.title, personal: gatedFeed, thumbnail: null };
   // The shelf's first card as the caller would see it: published, and allowed by everything that binds it.
-  const membership = await playlistMembership(env, ctx, who, site);
+  const membership = await playlistMembership(visit, who, site);
   const now = Date.now();
   const published = value.items.filter((item) => isPublished(item, now));
-  const bound = published.map((item) => mediaPolicies(site, item.id, membership));
-  const allowed = await allowedBy(request, env, ctx, bound, undefined);
-  const index = allowed.indexOf(true);
-  const first = index < 0 ? undefined : published[index];
-  const personal = gatedFeed || bound.some((names) => names.length > 0);
+  const { visible: [first], bound } = await visibleItems(visit, site, membership, published);
+  const personal = gatedFeed || bound.size > 0;
   let thumbnail = first?.thumbnail ?? null;
-  if (first && (gatedFeed || bound[index]!.length > 0)) {
-    thumbnail = (await withPlaybackThumbnails(request, env, ctx, site.id, [first]))[0]!.thumbnail;
+  if (first && (gatedFeed || bound.has(first.id))) {
+    thumbnail = (await withPlaybackThumbnails(visit, site.id, [first]))[0]!.thumbnail;
   }
   return { title: value.playlist.title, personal, thumbnail };
 }

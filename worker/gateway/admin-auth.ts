@@ -4,7 +4,8 @@
  * token through timing. Without an `ADMIN_TOKEN` the admin API is off.
  */
 import { bearerToken } from './access-keys.ts';
-import { GatewayError, unauthorized } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { unauthorized } from './errors.ts';
 
 async function digest(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -18,7 +19,7 @@ export async function tokensEqual(given: string, expected: string): Promise<bool
 /** Throws the refusal unless the request carries the admin token. */
 export async function requireAdmin(request: Request, adminToken: string | undefined): Promise<void> {
   if (!adminToken) {
-    throw new GatewayError(403, 'admin_disabled',
+    throw new ApiError(403, 'admin_disabled',
       'The admin API is disabled: set the ADMIN_TOKEN secret (wrangler secret put ADMIN_TOKEN) to enable it.');
   }
   const given = bearerToken(request);

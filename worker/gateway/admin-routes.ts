@@ -7,7 +7,9 @@ import type { Env } from '../env.ts';
 import { parseNewKey } from './access-keys.ts';
 import { requireAdmin } from './admin-auth.ts';
 import { AuditLog, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './audit.ts';
-import { GatewayError, gatewayNotFound, invalid, jsonResponse, methodNotAllowed } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { noStoreJson } from '../respond.ts';
+import { gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';
 import { gatewayDb } from './forward.ts';
 import { KeyStore } from './key-store.ts';
 import { readBoundedText } from './request-checks.ts';
@@ -41,13 +43,13 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
 
   if (segments[0] === 'keys' && segments.length === 1) {
     onlyParams(url, []);
-    if (request.method === 'GET') return jsonResponse({ keys: await keys.list() });
+    if (request.method === 'GET') return noStoreJson({ keys: await keys.list() });
     if (request.method === 'POST') {
       const input = parseNewKey(await readJson(request));
       if (!input.ok) throw invalid(input.description);
       const { key, token, v1Secret } = await keys.create(input.value, env.V1_SIGNING_SECRET);
       // The only time the token (and the v1 secret) is shown.
-      return jsonResponse({ ...key, key: token, ...(v1Secret ? { v1_secret: v1Secret } : {}) }, 201);
+      return noStoreJson({ ...key, key: token, ...(v1Secret ? { v1_secret: v1Secret } : {}) }, 201);
     }
     throw methodNotAllowed(['GET', 'POST']);
   }
@@ -59,14 +61,14 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     if (!KEY_ID.test(id)) throw gatewayNotFound('No such key.');
     const revoked = await keys.revoke(id);
     if (!revoked) throw gatewayNotFound('No such key.');
-    return jsonResponse(revoked);
+    return noStoreJson(revoked);
   }
 
   if (segments[0] === 'keys' && segments.length === 3 && segments[2] === 'v1_secret') {
     onlyParams(url, []);
     if (request.method !== 'POST') throw methodNotAllowed(['POST']);
     if (!env.V1_SIGNING_SECRET) {
-      throw new GatewayError(409, 'v1_signing_disabled',
+      throw new ApiError(409, 'v1_signing_disabled',
         'v1 signatures are off: set the V1_SIGNING_SECRET secret (wrangler secret put V1_SIGNING_SECRET) to issue v1 secrets.');
     }
     const id = segments[1]!;
@@ -74,7 +76,7 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     const issued = await keys.issueV1Secret(id, env.V1_SIGNING_SECRET);
     if (!issued) throw gatewayNotFound('No such live key.');
     // A new secret replaces the previous one; this is the only time it is shown.
-    return jsonResponse({ ...issued.key, v1_secret: issued.v1Secret }, 201);
+    return noStoreJson({ ...issued.key, v1_secret: issued.v1Secret }, 201);
   }
 
   if (segments[0] === 'audit' && segments.length === 1) {
@@ -88,7 +90,7 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     if (limit < 1 || limit > MAX_AUDIT_PAGE) throw invalid(`limit must be 1 to ${MAX_AUDIT_PAGE}.`);
     if (cursorText !== null && !/^[1-9]\d{0,15}$/.test(cursorText)) throw invalid('cursor is not valid.');
     if (keyId !== null && !KEY_ID.test(keyId)) throw invalid('key_id is not valid.');
-    return jsonResponse(await new AuditLog(gatewayDb(env)).page({
+    return noStoreJson(await new AuditLog(gatewayDb(env)).page({
       limit, before: cursorText === null ? null : Number(cursorText), keyId,
     }));
   }

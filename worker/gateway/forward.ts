@@ -6,12 +6,12 @@
 import { budgetStub, failureToError } from '../budget/upstream.ts';
 import type { BudgetResult, RawAnswer } from '../budget/calls.ts';
 import type { Env } from '../env.ts';
-import { errorBody } from '../errors.ts';
+import { ApiError, errorBody } from '../errors.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
-import type { CallerShare } from './caller-shares.ts';
-import { DEFAULT_RETRY_AFTER, GatewayError, RATE_LIMIT_CODE, unauthorized } from './errors.ts';
+import type { CallerShare } from '../budget/caller-shares.ts';
+import { DEFAULT_RETRY_AFTER, RATE_LIMIT_CODE, unauthorized } from './errors.ts';
 import {
   bodyFingerprint, IdempotencyStore, isCompletedAnswer, type IdempotencySlot, type StoredOutcome,
 } from './idempotency.ts';
@@ -36,7 +36,7 @@ export interface Outcome extends StoredOutcome {
 
 export function gatewayDb(env: Env): D1Database {
   if (!env.GATEWAY_DB) {
-    throw new GatewayError(503, 'gateway_unavailable', 'The gateway is not configured (no GATEWAY_DB binding).');
+    throw new ApiError(503, 'gateway_unavailable', 'The gateway is not configured (no GATEWAY_DB binding).');
   }
   return env.GATEWAY_DB;
 }

@@ -1,26 +1,11 @@
 /**
- * After a successful write, the cached public answers it makes stale are deleted, so the next widget read goes to the
- * upstream instead of waiting out the TTL. Keys follow the edge worker's scheme (routes/*.ts): `feed:<site>:<playlist>`
- * (plus `:<seed>:<tags>` variants), `media:<site>:<media>`, `player:<site>:<player>`. Other isolates' memory layers
- * may hold an entry for at most `cache.memory_ms` longer.
+ * What a successful write makes stale, by its route's purge scope, in the cache's own keys (cache/keys.ts); the cache
+ * deletes them (cache/cached.ts `invalidate`), so the next widget read goes to the upstream instead of waiting out the
+ * TTL.
  */
-import { forgetCached } from '../cache/cached.ts';
+import { invalidate } from '../cache/cached.ts';
+import { cacheKeys, cachePrefixes } from '../cache/keys.ts';
 import type { MatchedRoute } from './v2-routes.ts';
-
-/** A site's cached entries are few; this bounds the work a purge can do. */
-const MAX_LIST_PAGES = 10;
-
-async function keysWithPrefix(kv: KVNamespace, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-    const listed: KVNamespaceListResult<unknown> = await kv.list({ prefix, ...(cursor ? { cursor } : {}) });
-    keys.push(...listed.keys.map((key) => key.name));
-    if (listed.list_complete) break;
-    cursor = listed.cursor;
-  }
-  return keys;
-}
 
 /** The exact keys and key prefixes a write on `route` makes stale. */
 export function purgeTargets(route: MatchedRoute): { keys: string[]; prefixes: string[] } {
@@ -29,29 +14,24 @@ export function purgeTargets(route: MatchedRoute): { keys: string[]; prefixes: s
     case 'none':
       return { keys: [], prefixes: [] };
     case 'media':
-      return { keys: [`media:${site}:${params.media}`], prefixes: [`feed:${site}:`] };
+      return { keys: [cacheKeys.media(site, params.media!)], prefixes: [cachePrefixes.siteFeeds(site)] };
     case 'media-only':
-      return { keys: [`media:${site}:${params.media}`], prefixes: [] };
+      return { keys: [cacheKeys.media(site, params.media!)], prefixes: [] };
     case 'site-feeds':
-      return { keys: [], prefixes: [`feed:${site}:`] };
+      return { keys: [], prefixes: [cachePrefixes.siteFeeds(site)] };
     case 'playlist':
-      return { keys: [`feed:${site}:${params.playlist}`], prefixes: [`feed:${site}:${params.playlist}:`] };
+      return { keys: [cacheKeys.feed(site, params.playlist!)], prefixes: [cachePrefixes.playlistVariants(site, params.playlist!)] };
     case 'player':
-      return { keys: [`player:${site}:${params.player}`], prefixes: [] };
+      return { keys: [cacheKeys.player(site, params.player!)], prefixes: [] };
     case 'site':
-      return { keys: [], prefixes: [`feed:${site}:`, `media:${site}:`] };
+      return { keys: [], prefixes: [cachePrefixes.siteFeeds(site), cachePrefixes.siteMedia(site)] };
   }
 }
 
 /** Deletes what `route` made stale; returns the keys deleted. Failures are logged, never surfaced to the writer. */
 export async function purgeAfterWrite(kv: KVNamespace, route: MatchedRoute): Promise<string[]> {
-  const { keys, prefixes } = purgeTargets(route);
   try {
-    const listed = await Promise.all(prefixes.map((prefix) => keysWithPrefix(kv, prefix)));
-    const all = [...new Set([...keys, ...listed.flat()])];
-    forgetCached(all);
-    await Promise.all(all.map((key) => kv.delete(key)));
-    return all;
+    return await invalidate(kv, purgeTargets(route));
   } catch {
     console.error('reelgate gateway: cache purge failed for', route.spec.name);
     return [];

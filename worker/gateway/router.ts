@@ -1,34 +1,28 @@
 /**
- * The gateway's front door: `/v2/...` for a team's servers, `/v1/...` for integrations still on the deprecated API, and
- * `/admin/...` for the operator. `worker/index.ts` hands these paths here before the public router (whose guard only
- * knows read methods), after its raw-path check (worker/request-guard.ts) has refused anything but a plain path.
- * Every refusal is the v2 error format (the v1 shape for a v1 call: a plain path under `/v1/`), with security headers.
+ * The gateway, mounted on the worker's front door (worker/index.ts): `/v2/...` for a team's servers, `/v1/...` for
+ * integrations still on the deprecated API, and `/admin/...` for the operator. The front door's raw-path check
+ * (worker/request-guard.ts) has refused anything but a plain path, and it sets the security headers. Every refusal
+ * is the v2 error format, but the v1 shape for a v1 call: a plain path under `/v1/`.
  */
+import { Router, type IRequest } from 'itty-router';
 import { budgetStub } from '../budget/upstream.ts';
+import { errorResponse } from '../errors.ts';
 import { rawTarget } from '../request-guard.ts';
 import type { Env } from '../env.ts';
-import { applySecurityHeaders } from '../security-headers.ts';
 import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
 import { handleAdmin } from './admin-routes.ts';
-import { gatewayErrorResponse, gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';
+import { gatewayNotFound, invalid, methodNotAllowed, V2_ERRORS } from './errors.ts';
 import { authenticate, outcomeResponse, performCall, shareHeaders } from './forward.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { checkBody, checkQuery, readBoundedText } from './request-checks.ts';
-import { handleV1, v1ErrorResponse } from './v1/v1-routes.ts';
+import { handleV1, V1_ERRORS } from './v1/v1-routes.ts';
 import { authenticateUpload, type UploadCaller } from './uploads.ts';
 import { matchV2Route, type RouteLookup } from './v2-routes.ts';
-
-const PREFIXES = ['/v2/', '/v1/', '/admin/'];
 
 /** The path exactly as sent (the front door's own reading, worker/request-guard.ts). */
 export function rawPath(url: string): string {
   return rawTarget(url).path;
-}
-
-export function isGatewayRequest(request: Request): boolean {
-  const path = rawPath(request.url);
-  return PREFIXES.some((prefix) => path.startsWith(prefix)) || path === '/v2' || path === '/v1' || path === '/admin';
 }
 
 async function handleV2(request: Request, env: Env, path: string): Promise<Response> {
@@ -42,12 +36,11 @@ async function handleV2(request: Request, env: Env, path: string): Promise<Respo
   try {
     response = await forwardV2(request, env, lookup, key, upload);
   } catch (error) {
-    response = gatewayErrorResponse(error);
+    response = errorResponse(error, V2_ERRORS);
   }
   // A known caller always learns its share, refusals included.
   if (!response.headers.has(RATE_LIMIT_HEADER)) {
     const share = await budgetStub(env).shareOf(key.id);
-    response = new Response(response.body, response);
     for (const [name, value] of Object.entries(shareHeaders(share))) response.headers.set(name, value);
   }
   return response;
@@ -84,25 +77,19 @@ async function forwardV2(
   return outcomeResponse(outcome);
 }
 
-export async function gatewayFetch(request: Request, env: Env): Promise<Response> {
-  const path = rawPath(request.url);
-  // The v1 error shape is for v1 calls only: a plain path under `/v1/`. A refused path or a bare `/v1` is nobody's v1
-  // call, so it gets the v2 body like every other front door.
-  let v1 = false;
-  let response: Response;
-  try {
-    v1 = path.startsWith('/v1/');
-    if (v1) response = await handleV1(request, env, path);
-    else if (path === '/v1') throw gatewayNotFound('No such route; v1 calls are /v1/<route>, e.g. /v1/videos/list.');
-    else if (path === '/admin' || path.startsWith('/admin/')) response = await handleAdmin(request, env, path);
-    else response = await handleV2(request, env, path);
-  } catch (error) {
-    response = v1 ? v1ErrorResponse(error) : gatewayErrorResponse(error);
-  }
-  // Some responses are built with immutable headers; a copy takes the security headers.
-  const out = new Response(response.body, response);
-  if (!out.headers.has('cache-control')) out.headers.set('cache-control', 'no-store');
-  applySecurityHeaders(request, out);
-  return out;
-}
+type Mounted = (request: Request, env: Env, path: string) => Promise<Response>;
+const at = (handler: Mounted) => (request: IRequest, env: Env) => handler(request as unknown as Request, env, rawPath(request.url));
 
+/** The gateway's mounts; a bare `/v1` is nobody's v1 call, so it gets the v2 body like every other refusal. */
+export const gateway = Router<IRequest, [Env]>({
+  catch: (error, request) => errorResponse(error, rawPath(request.url).startsWith('/v1/') ? V1_ERRORS : V2_ERRORS),
+})
+  .all('/v1/:call+', at(handleV1))
+  .all('/v1', () => {
+    throw gatewayNotFound('No such route; v1 calls are /v1/<route>, e.g. /v1/videos/list.');
+  })
+  .all('/admin/*', at(handleAdmin))
+  .all('/v2/*', at(handleV2));
+
+/** The gateway alone, without the front door's headers (tests that call it with an env of their own). */
+export const gatewayFetch = (request: Request, env: Env): Promise<Response> => gateway.fetch(request, env);

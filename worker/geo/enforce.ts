@@ -1,8 +1,11 @@
-/** Geo rules at the edge: content bound to a policy is refused (451) to callers the policy does not allow. */
-import { getConfig, type SiteConfig } from '../config.ts';
-import type { Env } from '../env.ts';
+/**
+ * Geo rules at the edge: content bound to a policy is refused (451) to callers the policy does not allow. What binds
+ * what is composed here (a site, a playlist, a media and the playlists listing it), and lists are filtered here, so
+ * no route decides policy by itself.
+ */
+import type { SiteConfig } from '../config.ts';
 import { geoBlocked } from '../errors.ts';
-import type { ServerTiming } from '../server-timing.ts';
+import type { Visit } from '../routes/context.ts';
 import { locateCaller } from './locate.ts';
 import type { Membership } from './membership.ts';
 import { decide, needsProxyClass } from './policy.ts';
@@ -14,23 +17,21 @@ type Names = ReadonlyArray<string | null | undefined>;
  * some list names a policy: by a lookup when some policy asks about proxies, else from request.cf where it knows the
  * country (geo/locate.ts).
  */
-export async function allowedBy(request: Request, env: Env, ctx: ExecutionContext, lists: readonly Names[],
-  timing?: ServerTiming): Promise<boolean[]> {
-  const config = getConfig(env);
+export async function allowedBy(visit: Visit, lists: readonly Names[]): Promise<boolean[]> {
+  const { policies } = visit.config;
   const resolved = lists.map((names) => [...new Set(names.filter((n): n is string => Boolean(n)))]
-    .map((n) => config.policies.get(n)!));
+    .map((n) => policies.get(n)!));
   const all = resolved.flat();
   if (!all.length) return lists.map(() => true);
   const need = all.some(needsProxyClass) ? 'full' : 'country';
-  const where = await locateCaller(request, env, ctx, timing, need);
+  const where = await locateCaller(visit, need);
   return resolved.map((policies) => policies.every((policy) => decide(policy, where).allowed));
 }
 
 /** Throws 451 unless every named policy allows the caller. Returns whether any policy applied. */
-export async function enforcePolicies(request: Request, env: Env, ctx: ExecutionContext, names: Names,
-  timing?: ServerTiming): Promise<boolean> {
+export async function enforcePolicies(visit: Visit, names: Names): Promise<boolean> {
   if (!names.some(Boolean)) return false;
-  const [allowed] = await allowedBy(request, env, ctx, [names], timing);
+  const [allowed] = await allowedBy(visit, [names]);
   if (!allowed) throw geoBlocked();
   return true;
 }
@@ -41,4 +42,28 @@ export async function enforcePolicies(request: Request, env: Env, ctx: Execution
  */
 export function mediaPolicies(site: SiteConfig, mediaId: string, membership: Membership): string[] {
   return [site.policy, ...membership(mediaId), site.media.get(mediaId)].filter((n): n is string => Boolean(n));
+}
+
+/** What binds a playlist's feed as a whole: its site's policy and the playlist's own. */
+export function playlistPolicies(site: SiteConfig, playlistId: string): Names {
+  return [site.policy, site.playlists.get(playlistId)];
+}
+
+/** Whether no policy can bind anything the site serves: no site policy, no bound playlist, no bound media. */
+export function unbound(site: SiteConfig): boolean {
+  return site.policy === null && site.playlists.size === 0 && site.media.size === 0;
+}
+
+/**
+ * The items of a list the caller may see, each held to everything that binds it (`mediaPolicies`), and the ids of the
+ * items any policy binds: an answer showing one depends on who asks, and names it by the worker's playback URLs.
+ */
+export async function visibleItems<T extends { id: string }>(visit: Visit, site: SiteConfig, membership: Membership,
+  items: readonly T[]): Promise<{ visible: T[]; bound: Set<string> }> {
+  const lists = items.map((item) => mediaPolicies(site, item.id, membership));
+  const allowed = await allowedBy(visit, lists);
+  return {
+    visible: items.filter((_, i) => allowed[i]),
+    bound: new Set(items.filter((_, i) => lists[i]!.length > 0).map((item) => item.id)),
+  };
 }

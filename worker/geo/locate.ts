@@ -11,10 +11,11 @@
  */
 import { callUpstream } from '../budget/upstream.ts';
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
 import type { GeoResponse } from '../contract/public-api.ts';
-import type { ServerTiming } from '../server-timing.ts';
+import type { Visit } from '../routes/context.ts';
 import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../contract/geo-types.ts';
 import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
@@ -45,16 +46,15 @@ export function locatedTag(where: GeoResponse): string | undefined {
 }
 
 /** The caller's location, computed once per request and need however many policies ask. */
-export function locateCaller(request: Request, env: Env, ctx: ExecutionContext, timing?: ServerTiming,
-  need: GeoNeed = 'full'): Promise<GeoResponse> {
-  let byNeed = perRequest.get(request);
+export function locateCaller(visit: Visit, need: GeoNeed = 'full'): Promise<GeoResponse> {
+  let byNeed = perRequest.get(visit.request);
   if (!byNeed) {
     byNeed = new Map();
-    perRequest.set(request, byNeed);
+    perRequest.set(visit.request, byNeed);
   }
   let located = byNeed.get(need);
   if (!located) {
-    located = locate(request, env, ctx, timing, need);
+    located = locate(visit, need);
     byNeed.set(need, located);
   }
   return located;
@@ -65,8 +65,7 @@ function cfDescribesCaller(request: Request, env: Env): boolean {
   return !(devMode(env) && request.headers.has(DEV_IP_HEADER));
 }
 
-async function locate(request: Request, env: Env, ctx: ExecutionContext, timing: ServerTiming | undefined,
-  need: GeoNeed): Promise<GeoResponse> {
+async function locate({ request, env, ctx, config, timing }: Visit, need: GeoNeed): Promise<GeoResponse> {
   const trustCf = cfDescribesCaller(request, env);
   if (need === 'country' && trustCf) {
     const cf = fromCf(request);
@@ -80,7 +79,7 @@ async function locate(request: Request, env: Env, ctx: ExecutionContext, timing:
   const hash = await hashAddress(env, callerNetwork(request, env) ?? address);
   try {
     const { value, etag } = await cached<Located>({
-      env, ctx, kind: 'geo', key: `geo:${hash}`, timing,
+      env, config, ctx, kind: 'geo', key: cacheKeys.geo(hash), timing,
       load: async (_previous, freshness) => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
         { lane: 'public', caller: hash, ...freshness },
         { api: 'geo', op: 'lookup', ip: address }))),

@@ -9,11 +9,11 @@
  */
 import type { CallerContext } from '../budget/upstream.ts';
 import { peekCached } from '../cache/cached.ts';
-import { baseFeed, baseFeedKey, type FeedSnapshot } from '../catalog/feed.ts';
+import { cacheKeys } from '../cache/keys.ts';
+import { baseFeed, type FeedSnapshot } from '../catalog/feed.ts';
 import type { SiteConfig } from '../config.ts';
-import type { Env } from '../env.ts';
 import { ApiError } from '../errors.ts';
-import type { ServerTiming } from '../server-timing.ts';
+import type { Visit } from '../routes/context.ts';
 
 /** The names of the policies a media's playlists bind it to (none when no configured playlist lists it). */
 export type Membership = (mediaId: string) => string[];
@@ -39,13 +39,13 @@ const idsOf = (feed: FeedSnapshot) => feed.items.map((item) => item.id);
  * like a feed request would). A playlist the platform does not have lists nothing. Any other failure to learn a
  * playlist's members is thrown (429, 502…): without them no item can be shown as unbound, so nothing is.
  */
-export async function playlistMembership(env: Env, ctx: ExecutionContext, who: CallerContext, site: SiteConfig,
-  timing?: ServerTiming): Promise<Membership> {
+export async function playlistMembership({ env, ctx, config, timing }: Visit, who: CallerContext,
+  site: SiteConfig): Promise<Membership> {
   if (!site.playlists.size) return NONE;
   // Settled, not raced: a playlist whose feed loaded is kept for the next request even when another one failed.
   const settled = await Promise.allSettled([...site.playlists].map(async ([playlistId, policy]) => {
     try {
-      const { value } = await baseFeed({ env, ctx, timing, who, site: site.id, playlistId });
+      const { value } = await baseFeed({ env, config, ctx, timing, who, site: site.id, playlistId });
       return { policy, ids: idsOf(value) };
     } catch (error) {
       if (error instanceof ApiError && error.code === 'not_found') return { policy, ids: [] };
@@ -64,11 +64,11 @@ export async function playlistMembership(env: Env, ctx: ExecutionContext, who: C
  * Membership from what the cache holds, fresh or stale, never loading: for byte requests, which spend no upstream
  * budget. `null` when a bound playlist's feed is not held at all; the caller must then refuse, not guess.
  */
-export async function heldMembership(env: Env, site: SiteConfig): Promise<Membership | null> {
+export async function heldMembership({ env, config }: Visit, site: SiteConfig): Promise<Membership | null> {
   if (!site.playlists.size) return NONE;
   const lists = [];
   for (const [playlistId, policy] of site.playlists) {
-    const feed = await peekCached<FeedSnapshot>(env, baseFeedKey(site.id, playlistId));
+    const feed = await peekCached<FeedSnapshot>(env, config, cacheKeys.feed(site.id, playlistId));
     if (feed === undefined) return null;
     lists.push({ policy, ids: feed ? idsOf(feed) : [] });
   }

@@ -9,6 +9,7 @@
  * isolate and in KV for as long as its URLs open. KV is written at most once per item per isolate in that time.
  */
 import { isEnvelope } from '../cache/envelope.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { MemoryCache } from '../cache/memory.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
@@ -16,8 +17,6 @@ import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 const RECENT_MS = 60_000;
 const recent = new MemoryCache<MediaResponse>();
 
-const keyOf = (site: string, media: string) => `media:${site}:${media}`;
-const posterKeyOf = (site: string, media: string) => `poster:${site}:${media}`;
 /** When this isolate last wrote each poster record to KV. */
 const posterWrites = new Map<string, number>();
 const MAX_POSTER_WRITES_TRACKED = 4096;
@@ -33,7 +32,7 @@ export function rememberFeedPosters(env: Env, ctx: ExecutionContext, site: strin
   const now = Date.now();
   for (const item of items) {
     if (!item.thumbnail) continue;
-    const key = posterKeyOf(site, item.id);
+    const key = cacheKeys.poster(site, item.id);
     const record = posterRecord(site, item);
     recent.set(key, record, RECENT_MS, now);
     const written = posterWrites.get(key);
@@ -48,12 +47,12 @@ export function rememberFeedPosters(env: Env, ctx: ExecutionContext, site: strin
 }
 
 export function rememberMedia(site: string, media: MediaResponse): void {
-  recent.set(keyOf(site, media.id), media, RECENT_MS, Date.now());
+  recent.set(cacheKeys.media(site, media.id), media, RECENT_MS, Date.now());
 }
 
 /** The media as the worker last recorded it, or null when it holds no record. */
 export async function recordedMedia(env: Env, site: string, media: string): Promise<MediaResponse | null> {
-  const key = keyOf(site, media);
+  const key = cacheKeys.media(site, media);
   const stored = await env.CACHE.get(key, 'json');
   if (isEnvelope(stored) && stored.found) {
     const value = stored.value as MediaResponse;
@@ -62,7 +61,7 @@ export async function recordedMedia(env: Env, site: string, media: string): Prom
   const remembered = recent.get(key, Date.now());
   if (remembered) return remembered;
   // No media answer was ever handed out: a poster a feed named may still be asked for.
-  const posterKey = posterKeyOf(site, media);
+  const posterKey = cacheKeys.poster(site, media);
   const poster = recent.get(posterKey, Date.now()) ?? await env.CACHE.get<MediaResponse>(posterKey, 'json');
   return poster?.id === media ? poster : null;
 }

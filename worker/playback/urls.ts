@@ -3,7 +3,7 @@
  * `/api/play/<token>/<file>` on this worker (a path: resolve it against the worker's address you called). An HLS source
  * opens its whole folder (master, variant playlists, segments, keys, subtitles); every other URL opens one file.
  */
-import { getConfig } from '../config.ts';
+import type { Visit } from '../routes/context.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 import { devMode } from '../visitor.ts';
@@ -61,8 +61,8 @@ function expiryOf(request: Request, env: Env, minutes: number): number {
   return expiryFor(Date.now(), minutes);
 }
 
-export async function withPlaybackUrls(request: Request, env: Env, site: string, media: MediaResponse): Promise<MediaResponse> {
-  const { playback } = getConfig(env);
+export async function withPlaybackUrls({ request, env, config: { playback } }: Visit, site: string,
+  media: MediaResponse): Promise<MediaResponse> {
   const [key] = await playbackKeys(env);
   const expires = expiryOf(request, env, playback.tokenMinutes);
   const network = playback.bindNetwork ? await networkDigest(request, env) : null;
@@ -92,9 +92,8 @@ export async function withPlaybackUrls(request: Request, env: Env, site: string,
  * A feed under a policy: each item's thumbnail becomes a poster playback URL (the feed names nothing else of the
  * platform's). The items' poster records are kept for the URLs' lifetime (records.ts).
  */
-export async function withPlaybackThumbnails<T extends FeedItem>(request: Request, env: Env, ctx: ExecutionContext,
+export async function withPlaybackThumbnails<T extends FeedItem>({ request, env, ctx, config: { playback } }: Visit,
   site: string, items: readonly T[]): Promise<T[]> {
-  const { playback } = getConfig(env);
   const [key] = await playbackKeys(env);
   const expires = expiryFor(Date.now(), playback.tokenMinutes);
   const network = playback.bindNetwork ? await networkDigest(request, env) : null;

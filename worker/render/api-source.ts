@@ -5,17 +5,17 @@
  * (geo/enforce.ts `mediaPolicies`), with playlist membership as the cache holds it: the feed or media answer just
  * given read it.
  */
-import { getConfig } from '../config.ts';
 import type { FeedResponse, MediaResponse } from '../contract/public-api.ts';
-import type { Env } from '../env.ts';
 import { mediaPolicies } from '../geo/enforce.ts';
 import { heldMembership } from '../geo/membership.ts';
+import type { Visit } from '../routes/context.ts';
 import type { Answer, RenderSource } from './page.ts';
 import { regionsOf } from './regions.ts';
 
 export type ApiFetch = (request: Request) => Promise<Response>;
 
-export function apiSource(page: Request, env: Env, api: ApiFetch): RenderSource {
+export function apiSource(visit: Visit, api: ApiFetch): RenderSource {
+  const page = visit.request;
   const origin = new URL(page.url).origin;
   // The page's own request, re-aimed: its headers (the visitor's address, DEV_MODE's stand-in) and `cf` go along; its
   // validators and range do not (they are the page's, and a 304 would render nothing).
@@ -35,10 +35,10 @@ export function apiSource(page: Request, env: Env, api: ApiFetch): RenderSource 
       read<FeedResponse>(`/api/sites/${seg(site)}/playlists/${seg(playlist)}?page=1&page_length=${pageLength}`),
     media: (site, media) => read<MediaResponse>(`/api/sites/${seg(site)}/media/${seg(media)}`),
     async regions(siteId, media) {
-      const site = getConfig(env).sites.get(siteId);
+      const site = visit.config.sites.get(siteId);
       if (!site) return null;
-      const membership = await heldMembership(env, site);
-      return regionsOf(mediaPolicies(site, media, membership ?? (() => [])).map((name) => getConfig(env).policies.get(name)!));
+      const membership = await heldMembership(visit, site);
+      return regionsOf(mediaPolicies(site, media, membership ?? (() => [])).map((name) => visit.config.policies.get(name)!));
     },
     embedUrl: (site, media) => `${origin}/embed/${seg(site)}/media/${seg(media)}`,
   };

@@ -1,18 +1,29 @@
 /** What every route handler receives and the lookups they share. */
 import type { IRequest } from 'itty-router';
 import type { CallerContext } from '../budget/upstream.ts';
-import { getConfig, type SiteConfig } from '../config.ts';
+import type { Config, SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
 import { requireSiteId } from '../request-guard.ts';
+import type { ServerTiming } from '../server-timing.ts';
 import { visitorKey } from '../visitor.ts';
 
-export type RouteRequest = IRequest & Request;
+/** A routed request, with the configuration the front door parsed for it (once per isolate, worker/config.ts). */
+export type RouteRequest = IRequest & Request & { config: Config };
 export type Handler = (request: RouteRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
 
+/** One request as the modules under the routes see it (geo, playback, cache): one argument instead of five. */
+export interface Visit {
+  request: Request;
+  env: Env;
+  ctx: ExecutionContext;
+  config: Config;
+  timing?: ServerTiming | undefined;
+}
+
 /** A configured site, or 404 (only configured sites are served). */
-export function siteOf(env: Env, id: string | undefined): SiteConfig {
-  const site = getConfig(env).sites.get(requireSiteId(id));
+export function siteOf(config: Config, id: string | undefined): SiteConfig {
+  const site = config.sites.get(requireSiteId(id));
   if (!site) throw notFound('No such site.');
   return site;
 }

@@ -57,7 +57,7 @@ async function embed(routed: RouteRequest, env: Env, ctx: ExecutionContext, kind
       id: requireId(kind === 'media' ? routed.params.media : routed.params.playlist, kind),
       player: query.player === undefined ? null : requireId(query.player, 'player'),
     };
-    const found = await resolveEmbed(request, env, ctx, target, { thumbnail: false });
+    const found = await resolveEmbed({ request, env, ctx, config: routed.config }, target, { thumbnail: false });
     const origin = new URL(routed.url).origin;
     const body = embedPage({ target, title: found.title, bundle: await bundlePath(routed, env),
       oembed: oembedUrl(origin, target), devIp });

@@ -10,15 +10,15 @@
  */
 import { budgetStub } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
+import { cacheKeys, variantKey } from '../cache/keys.ts';
 import { heldAnswer, holdAnswer } from '../cache/rendered.ts';
 import {
-  baseFeed, checkVariant, feedOf, loadPlaylistHead, variantKey, type FeedLookup, type FeedSnapshot, type FeedVariant,
+  baseFeed, checkVariant, feedOf, loadPlaylistHead, type FeedLookup, type FeedSnapshot, type FeedVariant,
   type PlaylistHead,
 } from '../catalog/feed.ts';
-import { getConfig, type SiteConfig } from '../config.ts';
-import type { Env } from '../env.ts';
+import type { SiteConfig } from '../config.ts';
 import { ApiError, rateLimited } from '../errors.ts';
-import { allowedBy, enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
+import { enforcePolicies, mediaPolicies, playlistPolicies, unbound, visibleItems } from '../geo/enforce.ts';
 import { playlistMembership, type Membership } from '../geo/membership.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
@@ -26,7 +26,7 @@ import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
 import { withPlaybackThumbnails } from '../playback/urls.ts';
 import { PRIVATE_NO_STORE, publicCacheControl, renderJson, renderedResponse, type RenderedJson } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
-import { publicCaller, siteOf, type Handler } from './context.ts';
+import { publicCaller, siteOf, type Handler, type Visit } from './context.ts';
 
 const MAX_PAGE = 1000;
 /** Marks an answer that is the playlist's own feed standing in for a variant that could not be loaded now. */
@@ -34,17 +34,16 @@ export const VARIANT_HEADER = 'x-reelgate-variant';
 
 /** A variant's feed, or null when it cannot be loaded now (the playlist's variant cap, or no upstream slot). */
 async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<CachedValue<FeedSnapshot> | null> {
-  const { env, ctx, timing, who, site, playlistId } = lookup;
-  const config = getConfig(env);
+  const { env, config, ctx, timing, who, site, playlistId } = lookup;
   const head = await cached<PlaylistHead>({
-    env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:head`,
+    env, config, ctx, timing, kind: 'feed', key: cacheKeys.feedHead(site, playlistId),
     load: (previous, freshness) => loadPlaylistHead({ env, who: { ...who, ...freshness }, site, playlistId, knownType: previous?.type }),
   });
   checkVariant(head.value.type, variant);
   const key = variantKey(variant);
   try {
     return await cached<FeedSnapshot>({
-      env, ctx, timing, kind: 'feed', key: `feed:${site}:${playlistId}:${key}`,
+      env, config, ctx, timing, kind: 'feed', key: cacheKeys.feedVariant(site, playlistId, variant),
       load: async (_previous, freshness) => {
         // Only loads ask: a cached variant is answered without counting (a refused refresh leaves it served stale).
         const admission = await budgetStub(env).admitVariant(`${site}:${playlistId}`, key);
@@ -57,11 +56,6 @@ async function variantFeed(lookup: FeedLookup, variant: FeedVariant): Promise<Ca
     if (error instanceof ApiError && error.status === 429) return null;
     throw error;
   }
-}
-
-/** Whether no policy can bind anything the site serves: no site policy, no bound playlist, no bound media. */
-function unbound(site: SiteConfig): boolean {
-  return site.policy === null && site.playlists.size === 0 && site.media.size === 0;
 }
 
 /** When the published subset of `items` next changes by itself: the next publish window to open or close. */
@@ -78,10 +72,7 @@ function nextPublishChange(items: readonly FeedItem[], now: number): number {
 
 /** What a feed request is answered from, once its entry and the playlists' membership are in hand. */
 interface FeedAnswerInput {
-  request: Request;
-  env: Env;
-  ctx: ExecutionContext;
-  timing: ServerTiming;
+  visit: Visit;
   site: SiteConfig;
   value: FeedSnapshot;
   membership: Membership;
@@ -94,17 +85,13 @@ interface FeedAnswerInput {
 }
 
 /** The page as this caller may see it, and whether it depends on who asks. */
-async function feedAnswer({ request, env, ctx, timing, site, value, membership, gatedFeed, page, pageLength, allowlist, now }:
+async function feedAnswer({ visit, site, value, membership, gatedFeed, page, pageLength, allowlist, now }:
 FeedAnswerInput): Promise<{ body: FeedResponse; personal: boolean }> {
   // The allowlist as configured now, even for entries cached under an older one.
   const published = value.items.filter((item) => isPublished(item, now))
     .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, allowlist) }));
-  // Each item answers to everything that binds it (its site, every configured playlist listing it, its own policy):
-  // items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
-  const bound = published.map((item) => mediaPolicies(site, item.id, membership));
-  const allowed = await allowedBy(request, env, ctx, bound, timing);
-  const items = published.filter((_, i) => allowed[i]);
-  const gatedIds = new Set(published.filter((_, i) => bound[i]!.length > 0).map((item) => item.id));
+  // Items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
+  const { visible: items, bound: gatedIds } = await visibleItems(visit, site, membership, published);
   const personal = gatedFeed || gatedIds.size > 0;
   const start = (page - 1) * pageLength;
   let pageItems = items.slice(start, start + pageLength);
@@ -112,7 +99,7 @@ FeedAnswerInput): Promise<{ body: FeedResponse; personal: boolean }> {
   // playback). Items under no policy keep the platform's.
   const gated = gatedFeed ? pageItems : pageItems.filter((item) => gatedIds.has(item.id));
   if (gated.length) {
-    const signed = new Map((await withPlaybackThumbnails(request, env, ctx, site.id, gated)).map((item) => [item.id, item]));
+    const signed = new Map((await withPlaybackThumbnails(visit, site.id, gated)).map((item) => [item.id, item]));
     pageItems = pageItems.map((item) => signed.get(item.id) ?? item);
   }
   const body: FeedResponse = {
@@ -128,8 +115,8 @@ FeedAnswerInput): Promise<{ body: FeedResponse; personal: boolean }> {
 }
 
 export const feedRoute: Handler = async (request, env, ctx) => {
-  const config = getConfig(env);
-  const site = siteOf(env, request.params.site);
+  const { config } = request;
+  const site = siteOf(config, request.params.site);
   const playlistId = requireId(request.params.playlist, 'playlist');
   const query = readQuery(request, ['page', 'page_length', 'seed', 'tags'] as const);
   const page = intParam(query.page, 'page', 1, 1, MAX_PAGE);
@@ -137,32 +124,33 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const seed = query.seed === undefined ? null : requireId(query.seed, 'seed media');
   const tags = tagsParam(query.tags);
   const timing = new ServerTiming();
+  const visit: Visit = { request, env, ctx, config, timing };
 
-  const gatedFeed = await enforcePolicies(request, env, ctx, [site.policy, site.playlists.get(playlistId)], timing);
+  const gatedFeed = await enforcePolicies(visit, playlistPolicies(site, playlistId));
   const who = await publicCaller(request, env);
   let membership: Membership | undefined;
   // A seed the caller may not see is refused as the media itself would be: its related items would describe it.
   if (seed !== null) {
-    membership = await playlistMembership(env, ctx, who, site, timing);
-    await enforcePolicies(request, env, ctx, mediaPolicies(site, seed, membership), timing);
+    membership = await playlistMembership(visit, who, site);
+    await enforcePolicies(visit, mediaPolicies(site, seed, membership));
   }
-  const lookup: FeedLookup = { env, ctx, timing, who, site: site.id, playlistId };
+  const lookup: FeedLookup = { env, config, ctx, timing, who, site: site.id, playlistId };
   const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
   const standIn = (seed !== null || tags.length > 0) && variant === null;
   // The feed itself before membership, which reads the same entry when this playlist is bound: its state is this one's.
   const { value, state, storedAt, etag } = variant ?? await baseFeed(lookup);
-  membership ??= await playlistMembership(env, ctx, who, site, timing);
+  membership ??= await playlistMembership(visit, who, site);
 
   const now = Date.now();
   // Nothing of an unbound site answers to a policy, so its feed is the same for every caller: a function of the cache
   // entry, the page, the configuration and the clock (publish windows). It is rendered once and sent again while
   // those hold (cache/rendered.ts), instead of filtered, serialised and hashed on every HIT.
   const shared = unbound(site) && typeof etag === 'string' && etag !== '';
-  const answerKey = `${site.id}:${playlistId}:${variant ? variantKey({ seed, tags }) : ''}:${page}:${pageLength}`;
+  const answerKey = cacheKeys.renderedFeed(site.id, playlistId, variant ? { seed, tags } : null, page, pageLength);
   let rendered: RenderedJson | undefined = shared ? heldAnswer(answerKey, etag, config, now) : undefined;
   let personal = false;
   if (!rendered) {
-    const built = await feedAnswer({ request, env, ctx, timing, site, value, membership, gatedFeed, page, pageLength,
+    const built = await feedAnswer({ visit, site, value, membership, gatedFeed, page, pageLength,
       allowlist: config.customParamsAllowlist, now });
     personal = built.personal;
     rendered = await renderJson(built.body);

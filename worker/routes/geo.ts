@@ -1,5 +1,5 @@
 /** GET /api/geo and GET /api/gate/:policy — the caller's own location, and a policy's decision for them. */
-import { getConfig, POLICY_NAME } from '../config.ts';
+import { POLICY_NAME } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { locateCaller, locatedTag } from '../geo/locate.ts';
 import { decide, needsProxyClass } from '../geo/policy.ts';
@@ -12,18 +12,19 @@ import type { Handler } from './context.ts';
 export const geoRoute: Handler = async (request, env, ctx) => {
   readQuery(request, []);
   const timing = new ServerTiming();
-  const where = await locateCaller(request, env, ctx, timing);
+  const where = await locateCaller({ request, env, ctx, config: request.config, timing });
   const body: GeoResponse = { ...where };
   return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE, etag: locatedTag(where) });
 };
 
 export const gateRoute: Handler = async (request, env, ctx) => {
   const name = request.params.policy ?? '';
-  const policy = POLICY_NAME.test(name) ? getConfig(env).policies.get(name) : undefined;
+  const policy = POLICY_NAME.test(name) ? request.config.policies.get(name) : undefined;
   if (!policy) throw notFound('No such policy.');
   readQuery(request, []);
   const timing = new ServerTiming();
-  const where = await locateCaller(request, env, ctx, timing, needsProxyClass(policy) ? 'full' : 'country');
+  const where = await locateCaller({ request, env, ctx, config: request.config, timing },
+    needsProxyClass(policy) ? 'full' : 'country');
   const { allowed, reason, complete } = decide(policy, where);
   const body: GateResponse = { policy: policy.name, allowed, reason, complete, country: where.country, proxy: where.proxy };
   return jsonResponse(request, body, { timing, cacheControl: PRIVATE_NO_STORE });

@@ -1,7 +1,7 @@
 /** GET /api/sites/:site/media/:media — one published, ready media with its renditions and tracks. */
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { loadMedia } from '../catalog/media.ts';
-import { getConfig } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
@@ -11,20 +11,21 @@ import type { MediaResponse } from '../contract/public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
-import { publicCaller, siteOf, type Handler } from './context.ts';
+import { publicCaller, siteOf, type Handler, type Visit } from './context.ts';
 
 export const mediaRoute: Handler = async (request, env, ctx) => {
-  const config = getConfig(env);
-  const site = siteOf(env, request.params.site);
+  const { config } = request;
+  const site = siteOf(config, request.params.site);
   const mediaId = requireId(request.params.media, 'media');
   readQuery(request, []);
   const timing = new ServerTiming();
+  const visit: Visit = { request, env, ctx, config, timing };
   const who = await publicCaller(request, env);
   // Decided before the media is read: a refused caller learns nothing of it, and spends nothing on it.
-  const membership = await playlistMembership(env, ctx, who, site, timing);
-  const personal = await enforcePolicies(request, env, ctx, mediaPolicies(site, mediaId, membership), timing);
+  const membership = await playlistMembership(visit, who, site);
+  const personal = await enforcePolicies(visit, mediaPolicies(site, mediaId, membership));
   const { value, state, storedAt } = await cached<MediaResponse>({
-    env, ctx, timing, kind: 'media', key: `media:${site.id}:${mediaId}`,
+    ...visit, kind: 'media', key: cacheKeys.media(site.id, mediaId),
     load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, mediaId, config.customParamsAllowlist),
   });
   if (!isPublished(value, Date.now())) throw notFound();
@@ -32,7 +33,7 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   // The allowlist as configured now, even for an entry cached under an older one.
   let body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, config.customParamsAllowlist) };
   // Content under a policy: the worker's own playback URLs, never the platform's (the answer is private, see below).
-  if (personal) body = await withPlaybackUrls(request, env, site.id, body);
+  if (personal) body = await withPlaybackUrls(visit, site.id, body);
   return jsonResponse(request, body, {
     cacheState: state,
     storedAt,

@@ -7,7 +7,6 @@
  * four above are ignored, as consumers add their own (the spec lets providers define more).
  */
 import { enforceVisitorLimit } from '../abuse-limit.ts';
-import { getConfig } from '../config.ts';
 import { resolveEmbed } from '../embed/resolve.ts';
 import { resizeSnippet } from '../embed/frame-script.ts';
 import { escapeHtml } from '../embed/html.ts';
@@ -90,10 +89,10 @@ export const oembedRoute: Handler = async (request, env, ctx) => {
   if (!target) throw notFound('This URL is not an embed of this service.');
   await enforceVisitorLimit(request, env);
 
-  const found = await resolveEmbed(request, env, ctx, target, { thumbnail: true });
+  const found = await resolveEmbed({ request, env, ctx, config: request.config }, target, { thumbnail: true });
   const { width, height } = embedSize(target.kind, maxWidth, maxHeight);
   const cacheAge = found.personal
-    ? Math.min(PERSONAL_CACHE_AGE, getConfig(env).playback.tokenMinutes * 60)
+    ? Math.min(PERSONAL_CACHE_AGE, request.config.playback.tokenMinutes * 60)
     : CACHE_AGE;
   const body: OEmbedResponse = {
     version: '1.0',

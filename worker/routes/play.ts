@@ -5,7 +5,6 @@
  * never loads); the network the token was handed to; the file asked for against
  * what the token opens. Refusals: 403 `playback_invalid`, 403 `playback_expired`, 451 `playback_denied`.
  */
-import { getConfig } from '../config.ts';
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { heldMembership } from '../geo/membership.ts';
@@ -18,7 +17,7 @@ import { sameBytes, verifyToken } from '../playback/token.ts';
 import { PLAY_PREFIX } from '../playback/urls.ts';
 import { rawTarget, readQuery } from '../request-guard.ts';
 import { DEV_IP_HEADER, devMode } from '../visitor.ts';
-import type { Handler } from './context.ts';
+import type { Handler, Visit } from './context.ts';
 
 /** Development only: `?dev_ip=` stands in for the address, as the header does for fetches (a media element sends none). */
 const DEV_IP_PARAM = 'dev_ip';
@@ -53,14 +52,15 @@ export const playRoute: Handler = async (routed, env, ctx) => {
   if (!verified.ok) throw verified.reason === 'expired' ? playbackExpired() : playbackInvalid();
   const { grant } = verified;
 
-  const site = getConfig(env).sites.get(grant.site);
+  const visit: Visit = { request, env, ctx, config: routed.config };
+  const site = visit.config.sites.get(grant.site);
   if (!site) throw notFound('No such site.');
-  const membership = await heldMembership(env, site);
+  const membership = await heldMembership(visit, site);
   // Which playlists list the media is not known here now: refused as expired, so the player loads the media again
   // (which reads the playlists) and comes back with a fresh URL.
   if (!membership) throw playbackExpired('This playback URL can no longer be checked; load the media again for a fresh one.');
   try {
-    await enforcePolicies(request, env, ctx, mediaPolicies(site, grant.media, membership));
+    await enforcePolicies(visit, mediaPolicies(site, grant.media, membership));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'geo_blocked') throw playbackDenied();
     throw error;

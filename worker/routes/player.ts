@@ -3,8 +3,8 @@
  * under a policy (a playlist or media URL, an inline playlist) is left out for callers that content's policies refuse.
  */
 import { cached } from '../cache/cached.ts';
+import { cacheKeys } from '../cache/keys.ts';
 import { loadPlayer } from '../catalog/player.ts';
-import { getConfig } from '../config.ts';
 import { allowedBy, enforcePolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
 import { boundSettings, namesAnything } from '../geo/player-references.ts';
@@ -12,28 +12,29 @@ import type { PlayerResponse } from '../contract/public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
-import { publicCaller, siteOf, type Handler } from './context.ts';
+import { publicCaller, siteOf, type Handler, type Visit } from './context.ts';
 
 export const playerRoute: Handler = async (request, env, ctx) => {
-  const config = getConfig(env);
-  const site = siteOf(env, request.params.site);
+  const { config } = request;
+  const site = siteOf(config, request.params.site);
   const playerId = requireId(request.params.player, 'player');
   readQuery(request, []);
   const timing = new ServerTiming();
-  let personal = await enforcePolicies(request, env, ctx, [site.policy], timing);
+  const visit: Visit = { request, env, ctx, config, timing };
+  let personal = await enforcePolicies(visit, [site.policy]);
   const who = await publicCaller(request, env);
   const { value, state, storedAt } = await cached<PlayerResponse>({
-    env, ctx, timing, kind: 'player', key: `player:${site.id}:${playerId}`,
+    ...visit, kind: 'player', key: cacheKeys.player(site.id, playerId),
     load: (_previous, freshness) => loadPlayer(env, { ...who, ...freshness }, site.id, playerId),
   });
   let body = value;
   // Membership is read only for a configuration that names something: most name no content and cost nothing here.
   if ((site.playlists.size || site.media.size) && namesAnything(value.setup_config)) {
-    const bound = boundSettings(value.setup_config, site, await playlistMembership(env, ctx, who, site, timing));
+    const bound = boundSettings(value.setup_config, site, await playlistMembership(visit, who, site));
     if (bound.size) {
       personal = true;
       const settings = [...bound.keys()];
-      const allowed = await allowedBy(request, env, ctx, settings.map((s) => bound.get(s)!), timing);
+      const allowed = await allowedBy(visit, settings.map((s) => bound.get(s)!));
       const refused = new Set(settings.filter((_, i) => !allowed[i]));
       if (refused.size) {
         body = { ...value, setup_config: Object.fromEntries(Object.entries(value.setup_config).filter(([k]) => !refused.has(k))) };

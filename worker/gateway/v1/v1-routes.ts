@@ -9,13 +9,14 @@
  * videos and channels, `search` / `statuses_filter`, mapped onto v2 paging and `q`.
  */
 import type { Env } from '../../env.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, type ErrorShape } from '../../errors.ts';
+import { noStoreJson } from '../../respond.ts';
 import { errorItemsFromBody } from '../../upstream/error-body.ts';
 import { InvalidArgumentError } from '../../upstream/errors.ts';
 import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
 import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../contract/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
-import { DEFAULT_RETRY_AFTER, GatewayError, RATE_LIMIT_CODE, schemaMissing } from '../errors.ts';
+import { schemaMissing, V2_ERRORS } from '../errors.ts';
 import { authenticate, gatewayDb, performCall, RATE_RESET_HEADER, type Outcome } from '../forward.ts';
 import { readIdempotencyKey } from '../idempotency.ts';
 import { KeyStore } from '../key-store.ts';
@@ -23,7 +24,7 @@ import { readBoundedText } from '../request-checks.ts';
 import { ID_PATTERN, matchV2Route } from '../v2-routes.ts';
 import { v1Error, V1_ANSWERS, type V1Ok } from './v1-answers.ts';
 import {
-  acceptNonce, deriveV1Secret, isSignedCall, readSignedCall, signatureMatches, V1SignatureError,
+  acceptNonce, deriveV1Secret, isSignedCall, readSignedCall, signatureMatches, signatureRefused,
 } from './v1-signature.ts';
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -61,40 +62,19 @@ const ROUTE_PARAMS: Readonly<Record<string, readonly string[]>> = {
   'accounts/usage/show': ['start_date', 'end_date'],
 };
 
-class V1Refusal extends GatewayError {}
 const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  new V1Refusal(status, code, message, headers);
+  new ApiError(status, code, message, null, headers);
 
-function v1Json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
-}
-
-/** Any failure under `/v1` in the v1 error shape; the status stays the HTTP one the v2 gateway would give. */
-export function v1ErrorResponse(thrown: unknown): Response {
-  const error = schemaMissing(thrown) ?? thrown;
-  if (error instanceof V1SignatureError) {
-    return v1Json(v1Error([{ code: error.code, description: error.description }]), 401);
-  }
-  if (error instanceof GatewayError) {
-    return v1Json(v1Error([{ code: error.code, description: error.description }]), error.status, error.headers);
-  }
-  if (error instanceof ApiError) {
-    const headers: Record<string, string> = {};
-    if (error.retryAfterSeconds != null) headers['retry-after'] = String(error.retryAfterSeconds);
-    if (error.status === 429) headers['retry-after'] ??= DEFAULT_RETRY_AFTER;
-    const code = error.status === 429 ? RATE_LIMIT_CODE : error.code;
-    return v1Json(v1Error([{ code, description: error.description }]), error.status, headers);
-  }
-  if (error instanceof InvalidArgumentError) {
-    // The helpers' messages name the v1 parameter and never echo more than a short, quoted part of it.
-    return v1Json(v1Error([{ code: 'param_invalid', description: error.message }]), 400);
-  }
-  console.error('reelgate gateway v1: unexpected error', error instanceof Error ? error.name : typeof error);
-  return v1Json(v1Error([{ code: 'internal_error', description: 'Something went wrong on our side.' }]), 500);
-}
+/**
+ * Any failure under `/v1/` in the v1 error shape; the status stays the HTTP one the v2 gateway would give. The
+ * migration helpers' refusals name the v1 parameter and never echo more than a short, quoted part of it.
+ */
+export const V1_ERRORS: ErrorShape = {
+  ...V2_ERRORS,
+  body: (code, description) => v1Error([{ code, description }]),
+  known: (thrown) => schemaMissing(thrown) ??
+    (thrown instanceof InvalidArgumentError ? new ApiError(400, 'param_invalid', thrown.message) : null),
+};
 
 async function readParams(request: Request): Promise<URLSearchParams> {
   const params = new URLSearchParams(new URL(request.url).search);
@@ -125,26 +105,26 @@ async function readParams(request: Request): Promise<URLSearchParams> {
 async function authenticateV1(request: Request, env: Env, params: URLSearchParams): Promise<AccessKey> {
   if (request.headers.has('authorization')) return authenticate(request, env);
   if (!isSignedCall(params)) {
-    throw new V1SignatureError('ApiKeyMissing',
+    throw signatureRefused('ApiKeyMissing',
       'Sign the call as v1 clients do (api_key, api_timestamp, api_nonce, api_signature) or send Authorization: Bearer rg_….');
   }
   const now = Math.floor(Date.now() / 1000);
   const call = readSignedCall(params, now);
   if (!env.V1_SIGNING_SECRET) {
-    throw new V1SignatureError('ApiKeyInvalid', 'v1 signatures are not enabled on this gateway; use Authorization: Bearer rg_….');
+    throw signatureRefused('ApiKeyInvalid', 'v1 signatures are not enabled on this gateway; use Authorization: Bearer rg_….');
   }
   const db = gatewayDb(env);
   const found = await new KeyStore(db).forSignature(call.keyId);
-  if (!found) throw new V1SignatureError('ApiKeyInvalid', 'The access key is unknown or revoked.');
+  if (!found) throw signatureRefused('ApiKeyInvalid', 'The access key is unknown or revoked.');
   if (found.salt === null) {
-    throw new V1SignatureError('ApiKeyInvalid', 'This access key has no v1 secret; the operator issues one (POST /admin/keys/<id>/v1_secret).');
+    throw signatureRefused('ApiKeyInvalid', 'This access key has no v1 secret; the operator issues one (POST /admin/keys/<id>/v1_secret).');
   }
   const secret = await deriveV1Secret(env.V1_SIGNING_SECRET, found.key.id, found.salt);
   if (!(await signatureMatches(params, call, secret))) {
-    throw new V1SignatureError('SignatureInvalid', 'The signature does not match (see README, "v1 signature setup").');
+    throw signatureRefused('SignatureInvalid', 'The signature does not match (see README, "v1 signature setup").');
   }
   if (!(await acceptNonce(db, call, now))) {
-    throw new V1SignatureError('NonceInvalid', 'This api_nonce was already used with this api_timestamp: the call is a replay.');
+    throw signatureRefused('NonceInvalid', 'This api_nonce was already used with this api_timestamp: the call is a replay.');
   }
   return found.key;
 }
@@ -286,7 +266,7 @@ function parseJson(outcome: Outcome): unknown {
  */
 function failure(outcome: Outcome): Response {
   const items = errorItemsFromBody(outcome.body, outcome.status);
-  return v1Json(v1Error(items), outcome.status, outcome.headers);
+  return noStoreJson(v1Error(items), outcome.status, outcome.headers);
 }
 
 export async function handleV1(request: Request, env: Env, path: string): Promise<Response> {
@@ -326,7 +306,7 @@ export async function handleV1(request: Request, env: Env, path: string): Promis
 
   const answer = (outcome: Outcome, body: V1Ok): Response => {
     const limits = rateLimit(outcome.headers);
-    return v1Json(limits ? { ...body, rate_limit: limits } : body, outcome.status, outcome.headers);
+    return noStoreJson(limits ? { ...body, rate_limit: limits } : body, outcome.status, outcome.headers);
   };
 
   const itemsKey = PAGED[name];

@@ -11,6 +11,7 @@
  * Replays: the timestamp must be within `V1_TIMESTAMP_WINDOW_SECONDS` of the worker's clock, and each (timestamp, nonce)
  * is accepted once per key (D1 `v1_nonces`, one atomic insert). The signature covers both, so a replay is refused.
  */
+import { ApiError } from '../../errors.ts';
 import { base64url } from '../access-keys.ts';
 import { tokensEqual } from '../admin-auth.ts';
 
@@ -25,12 +26,7 @@ const SIGNATURE_SHAPE = /^[0-9a-fA-F]{40}$/;
 export const V1_SIGNATURE_PARAMS = ['api_key', 'api_timestamp', 'api_nonce', 'api_signature'] as const;
 
 /** A refusal of the signature: always 401, with the v1 code that says why. */
-export class V1SignatureError extends Error {
-  override name = 'V1SignatureError';
-  constructor(readonly code: string, readonly description: string) {
-    super(description);
-  }
-}
+export const signatureRefused = (code: string, description: string) => new ApiError(401, code, description);
 
 /** RFC 3986 percent-encoding: `encodeURIComponent` leaves `! ' ( ) *` as they are; v1 encodes them too. */
 export function rfc3986(text: string): string {
@@ -84,24 +80,24 @@ export interface SignedCall {
 /** The authentication parameters of a signed call, checked for presence, shape and the timestamp window. */
 export function readSignedCall(params: URLSearchParams, nowSeconds: number): SignedCall {
   const keyId = params.get('api_key');
-  if (keyId === null || keyId === '') throw new V1SignatureError('ApiKeyMissing', 'api_key (the access key id) is required.');
-  if (!KEY_ID_SHAPE.test(keyId)) throw new V1SignatureError('ApiKeyInvalid', 'api_key is not an access key id (key_…).');
+  if (keyId === null || keyId === '') throw signatureRefused('ApiKeyMissing', 'api_key (the access key id) is required.');
+  if (!KEY_ID_SHAPE.test(keyId)) throw signatureRefused('ApiKeyInvalid', 'api_key is not an access key id (key_…).');
   const signature = params.get('api_signature');
-  if (signature === null || signature === '') throw new V1SignatureError('SignatureMissing', 'api_signature is required.');
+  if (signature === null || signature === '') throw signatureRefused('SignatureMissing', 'api_signature is required.');
   const timestampText = params.get('api_timestamp');
   if (timestampText === null || timestampText === '') {
-    throw new V1SignatureError('TimestampMissing', 'api_timestamp (Unix seconds) is required.');
+    throw signatureRefused('TimestampMissing', 'api_timestamp (Unix seconds) is required.');
   }
-  if (!TIMESTAMP_SHAPE.test(timestampText)) throw new V1SignatureError('TimestampInvalid', 'api_timestamp must be Unix seconds.');
+  if (!TIMESTAMP_SHAPE.test(timestampText)) throw signatureRefused('TimestampInvalid', 'api_timestamp must be Unix seconds.');
   const timestamp = Number(timestampText);
   if (Math.abs(nowSeconds - timestamp) > V1_TIMESTAMP_WINDOW_SECONDS) {
-    throw new V1SignatureError('TimestampExpired',
+    throw signatureRefused('TimestampExpired',
       `api_timestamp is more than ${V1_TIMESTAMP_WINDOW_SECONDS} seconds away from the gateway's clock; check the client's clock.`);
   }
   const nonce = params.get('api_nonce');
-  if (nonce === null || nonce === '') throw new V1SignatureError('NonceMissing', 'api_nonce is required.');
-  if (!NONCE_SHAPE.test(nonce)) throw new V1SignatureError('NonceInvalid', 'api_nonce must be 8 to 64 letters or digits.');
-  if (!SIGNATURE_SHAPE.test(signature)) throw new V1SignatureError('SignatureInvalid', 'The signature does not match.');
+  if (nonce === null || nonce === '') throw signatureRefused('NonceMissing', 'api_nonce is required.');
+  if (!NONCE_SHAPE.test(nonce)) throw signatureRefused('NonceInvalid', 'api_nonce must be 8 to 64 letters or digits.');
+  if (!SIGNATURE_SHAPE.test(signature)) throw signatureRefused('SignatureInvalid', 'The signature does not match.');
   return { keyId, timestamp, nonce, signature: signature.toLowerCase() };
 }
 

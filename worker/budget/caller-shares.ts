@@ -24,7 +24,7 @@
  * The global limit is the bucket's: held tokens were taken from it, and an account idle for a minute gives what it
  * holds back to the pools it came from (never above their caps).
  */
-import { heldBy, spendOne, type Draw, type TokenBucket } from '../budget/token-bucket.ts';
+import { heldBy, spendOne, type Draw, type TokenBucket } from './token-bucket.ts';
 
 export interface CallerShare {
   /** Calls a minute the key can count on. */
