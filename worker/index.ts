@@ -7,7 +7,7 @@ import { Router, type IRequest } from 'itty-router';
 import { enforceVisitorLimit } from './abuse-limit.ts';
 import { embedAsset, pageAsset } from './assets.ts';
 import { getConfig, type Config } from './config.ts';
-import { applyCors, preflight } from './cors.ts';
+import { applyCors, preflight, refuseOtherOrigins } from './cors.ts';
 import type { Env } from './env.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { checkRawPath, guardRequest, rawTarget } from './request-guard.ts';
@@ -46,6 +46,9 @@ const site = Router<IRequest, Args>({
     },
     // The configuration, parsed once per isolate, rides with the request: routes read `request.config`.
     (request, env: Env) => preflight(request, request.config = getConfig(env), devMode(env)) ?? undefined,
+    (request) => {
+      refuseOtherOrigins(request as unknown as Request, request.config);
+    },
     async (request, env: Env) => {
       // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
       if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request, env);
