@@ -3,6 +3,7 @@
  * windows, the upstream budget. It comes from the `REELGATE_CONFIG` var (a JSON string, or a TOML table under [vars])
  * and is parsed once per isolate into a typed object; a mistake names its path, e.g. `policies.eu.unknown`.
  */
+import { originMatcher } from './origin-patterns.ts';
 import { PROXY_IDENTIFICATIONS, PROXY_TYPES, type ProxyIdentification, type ProxyType } from './contract/geo-types.ts';
 import type { Env } from './env.ts';
 
@@ -73,6 +74,7 @@ export interface Config {
   sites: ReadonlyMap<string, SiteConfig>;
   policies: ReadonlyMap<string, GeoPolicy>;
   /** Exact origins (`https://example.com`); `*` allows every origin. */
+  /** Page origins that may call the public API: exact origins, `*`, and patterns (origin-patterns.ts). */
   allowedOrigins: readonly string[];
   customParamsAllowlist: readonly string[];
   cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
@@ -239,15 +241,13 @@ export function parseConfig(input: unknown): Config {
     });
   }
 
-  const allowedOrigins = strings(root.allowed_origins, 'allowed_origins', (o) => {
-    if (o === '*') return true;
-    try {
-      const url = new URL(o);
-      return url.origin === o;
-    } catch {
-      return false;
-    }
-  });
+  const allowedOrigins = strings(root.allowed_origins, 'allowed_origins');
+  try {
+    // Checked here so a bad entry fails the configuration, not the first request; cors.ts keeps the matcher.
+    originMatcher(allowedOrigins);
+  } catch (error) {
+    throw new ConfigError(`allowed_origins: ${(error as Error).message}`);
+  }
 
   const b = obj(root.budget, 'budget');
   noUnknownKeys(b, ['rate_per_minute', 'burst', 'max_wait_ms', 'gateway_floor', 'public_floor', 'geo_rate_per_minute', 'geo_burst',

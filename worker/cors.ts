@@ -1,18 +1,43 @@
 /**
  * CORS: the API answers browsers of configured origins only (echoing the origin, with `Vary: Origin`); the embed
- * script may load on any page. Preflights from other origins are refused in the v2 error format.
+ * script may load on any page. Preflights and calls from other origins are refused in the v2 error format, naming the
+ * origin (`allowed_origins` takes patterns: origin-patterns.ts).
  */
 import type { Config } from './config.ts';
 import { ApiError } from './errors.ts';
+import { originMatcher, type OriginMatcher } from './origin-patterns.ts';
 
 const EXPOSED = 'ETag, Server-Timing, Retry-After, x-reelgate-cache';
 const ALLOWED_REQUEST_HEADERS = 'if-none-match';
 /** With DEV_MODE on, the widgets may send the stand-in address header across origins too. */
 const ALLOWED_REQUEST_HEADERS_DEV = `${ALLOWED_REQUEST_HEADERS}, x-reelgate-dev-ip`;
 
+/** One matcher per parsed configuration (config.ts has validated its entries). */
+const matchers = new WeakMap<Config, OriginMatcher>();
+
 export function originAllowed(config: Config, origin: string | null): origin is string {
-  if (!origin) return false;
-  return config.allowedOrigins.includes('*') || config.allowedOrigins.includes(origin);
+  let matcher = matchers.get(config);
+  if (!matcher) matchers.set(config, matcher = originMatcher(config.allowedOrigins));
+  return matcher(origin);
+}
+
+function originRefused(origin: string, readable: boolean): ApiError {
+  return new ApiError(403, 'origin_not_allowed', `Pages on ${origin} may not call this API: add the origin (or a pattern `
+    + 'such as https://*.example.com) to the worker\'s allowed_origins.', null,
+  // Readable by the refused page, so the elements can say why instead of "could not be reached".
+  readable ? { 'access-control-allow-origin': origin } : {});
+}
+
+/**
+ * A browser call to the API from a page whose origin is not allowed is refused, naming the origin: a page that
+ * misses from allowed_origins learns why. Calls without an Origin (servers, same-origin GETs) are not browsers' CORS
+ * business and pass.
+ */
+export function refuseOtherOrigins(request: Request, config: Config): void {
+  const origin = request.headers.get('origin');
+  if (!origin || !isApi(new URL(request.url).pathname)) return;
+  if (originAllowed(config, origin) || origin === new URL(request.url).origin) return;
+  throw originRefused(origin, true);
 }
 
 function isApi(path: string): boolean {
@@ -32,9 +57,9 @@ export function preflight(request: Request, config: Config, devMode = false): Re
   }
   if (!isApi(path)) throw new ApiError(405, 'method_not_allowed', 'Only GET and HEAD are supported here.');
   const origin = request.headers.get('origin');
-  if (!originAllowed(config, origin)) {
-    throw new ApiError(403, 'origin_not_allowed', 'This origin may not call the API.');
-  }
+  if (!origin) throw new ApiError(403, 'origin_not_allowed', 'A preflight must name its origin.');
+  // A refused preflight is never readable by the page (browsers need a 2xx), but the network panel shows this text.
+  if (!originAllowed(config, origin)) throw originRefused(origin, false);
   const method = request.headers.get('access-control-request-method');
   if (method && method !== 'GET' && method !== 'HEAD') {
     throw new ApiError(405, 'method_not_allowed', 'Only GET and HEAD are supported.');

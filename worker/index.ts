@@ -7,7 +7,7 @@ import { Router, type IRequest } from 'itty-router';
 import { enforceVisitorLimit } from './abuse-limit.ts';
 import { embedAsset, pageAsset } from './assets.ts';
 import { getConfig, type Config } from './config.ts';
-import { applyCors, preflight } from './cors.ts';
+import { applyCors, preflight, refuseOtherOrigins } from './cors.ts';
 import type { Env } from './env.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { checkRawPath, guardRequest, rawTarget } from './request-guard.ts';
@@ -19,6 +19,8 @@ import { mediaRoute } from './routes/media.ts';
 import { oembedRoute } from './routes/oembed.ts';
 import { playRoute } from './routes/play.ts';
 import { playerRoute } from './routes/player.ts';
+import { apiSource } from './render/api-source.ts';
+import { renderPage } from './render/page.ts';
 import { isOwnResponse } from './respond.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { devMode } from './visitor.ts';
@@ -44,6 +46,9 @@ const site = Router<IRequest, Args>({
     },
     // The configuration, parsed once per isolate, rides with the request: routes read `request.config`.
     (request, env: Env) => preflight(request, request.config = getConfig(env), devMode(env)) ?? undefined,
+    (request) => {
+      refuseOtherOrigins(request as unknown as Request, request.config);
+    },
     async (request, env: Env) => {
       // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
       if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request, env);
@@ -71,7 +76,13 @@ read('/embed/:file', (request, env) => embedAsset(request, env));
 site.all('/api/*', () => {
   throw notFound('No such route.');
 });
-read('*', (request, env) => pageAsset(request, env));
+// Pages get their elements' first state as HTML (worker/render/), read through this same router as the visitor.
+read('*', async (request, env, ctx) => {
+  const page = await pageAsset(request, env);
+  if (request.method !== 'GET' || page.status !== 200 || !page.headers.get('content-type')?.startsWith('text/html')) return page;
+  const visit = { request, env, ctx, config: request.config };
+  return renderPage(page, apiSource(visit, (internal) => router.fetch(internal, env, ctx)));
+});
 
 /**
  * The front door: the raw path checked once for every path, then the gateway (its own mounts and error shapes, for a

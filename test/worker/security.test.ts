@@ -1,11 +1,13 @@
 // The worker is no open proxy and leaks nothing: malformed and hostile requests are refused in the v2 format before
 // any upstream call, client headers never reach the upstream, every answer carries security headers, CORS is for
 // configured origins only, and one visitor cannot flood the API.
-import { env, SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
-import { ALLOWED_ORIGIN, api, expectError, expectNoSecret, resetWorld, sandbox, SECRETS, SITE, stats } from './helpers.ts';
+import type { ErrorResponse } from '../../worker/contract/public-api.ts';
+import worker from '../../worker/index.ts';
+import { ALLOWED_ORIGIN, api, config, DEFAULT_IP, expectError, expectNoSecret, resetWorld, sandbox, SECRETS, SITE, stats } from './helpers.ts';
 import { playlistOfType, players } from './upstream-direct.ts';
 
 beforeEach(() => resetWorld());
@@ -143,10 +145,29 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-expose-headers')).toContain('x-reelgate-cache');
   });
 
-  it('gives other origins no CORS grant', async () => {
+  it('refuses calls from other origins with a reason the page can read, naming the origin', async () => {
     const response = await api('/api/geo', { headers: { origin: 'https://elsewhere.example' } });
-    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    await expectError(response, 403, 'origin_not_allowed');
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://elsewhere.example');
+    expect(response.headers.get('access-control-expose-headers')).toBeNull();
     expect(response.headers.get('vary')).toContain('Origin');
+    const body = await (await api('/api/geo', { headers: { origin: 'https://elsewhere.example' } })).json<ErrorResponse>();
+    expect(body.errors[0]!.description).toContain('https://elsewhere.example');
+    expect(body.errors[0]!.description).toContain('allowed_origins');
+    // Servers (no Origin) and the worker's own pages are not refused.
+    expect((await api('/api/geo')).status).toBe(200);
+    expect((await api('/api/geo', { headers: { origin: 'http://localhost' } })).status).toBe(200);
+  });
+
+  it('admits origins by pattern: any subdomain of a staging domain', async () => {
+    const env2 = { ...env, REELGATE_CONFIG: JSON.stringify({ ...config, allowed_origins: ['https://*.staging.example'] }) };
+    const allowed = await worker.fetch(new Request('http://localhost/api/geo', {
+      headers: { origin: 'https://pr-7.staging.example', 'x-reelgate-dev-ip': DEFAULT_IP } }), env2, createExecutionContext());
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://pr-7.staging.example');
+    const bare = await worker.fetch(new Request('http://localhost/api/geo', {
+      headers: { origin: 'https://staging.example', 'x-reelgate-dev-ip': DEFAULT_IP } }), env2, createExecutionContext());
+    await expectError(bare, 403, 'origin_not_allowed');
   });
 
   it('answers preflights of configured origins and refuses the others in the v2 format', async () => {
