@@ -23,8 +23,9 @@ export default tseslint.config(
       // A Worker cancels what it neither awaits nor hands to ctx.waitUntil, and an element's unhandled rejection is
       // an error nobody sees: every promise is awaited, returned, passed on or marked `void` on purpose.
       '@typescript-eslint/no-floating-promises': 'error',
-      // `_name` marks a parameter an interface requires but this implementation does not read.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // `_name` marks a parameter an interface requires but this implementation does not read; `{ a, ...rest }` drops `a`.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none',
+        ignoreRestSiblings: true }],
       // `==` only for the deliberate `x == null`.
       eqeqeq: ['error', 'smart'],
       // The guards match control characters on purpose, to refuse them (paths, ids, headers, query values).

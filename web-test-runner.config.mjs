@@ -2,6 +2,7 @@
 // the one from @sparticuz/chromium). `npm run test:components` (test/run-browser-tests.mjs) starts the edge worker and
 // the sandbox for the integration suite, and passes their address in REELGATE_TEST_WORKER; this server then forwards
 // /api/* to it, so the elements under test reach the real worker from their own origin.
+/* global document */ // frame.evaluate's function runs in the page
 import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';

@@ -4,7 +4,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Media, MediaRenditionList, Player, TextTrackList, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 import {
-  callsTo, catalog, createKey, direct, expectError, expectNoSecret, gateway, platformAuthorizationSha256, resetGateway,
+  catalog, createKey, direct, expectError, expectNoSecret, gateway, platformAuthorizationSha256, resetGateway,
   send, SITE, EUROPE_SITE, stats, type CreatedKey,
 } from './helpers.ts';
 

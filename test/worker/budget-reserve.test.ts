@@ -19,8 +19,6 @@ const TEST_BUDGET = { rate_per_minute: 50, burst: 10, max_wait_ms: 400, upstream
 const PUBLIC_HOLDABLE = 7;
 const MAX_WAIT_MS = 400;
 const UPSTREAM_TIMEOUT_MS = 3000;
-/** One token at 50/min. */
-const TOKEN_MS = 1200;
 
 /** The budget object's time, as the tests step it. */
 let now = 0;

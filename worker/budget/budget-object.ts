@@ -61,7 +61,7 @@ export class BudgetObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // A pause the upstream asked for outlives an eviction of this object.
-    ctx.blockConcurrencyWhile(async () => {
+    void ctx.blockConcurrencyWhile(async () => {
       for (const api of APIS) {
         const until = await ctx.storage.get<number>(pauseStorageKey(api));
         if (until && until > this.clock()) this.bucket(api).restorePause(until);

@@ -1,5 +1,6 @@
 // Section 4: time from data in hand to painted for <reel-playlist> with 100 and 1,000 items, next to the same markup
 // built with plain DOM calls in the same page (test/bench/render/page.html), in Chromium through puppeteer-core.
+/* global window */ // page.evaluate's function runs in the page
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
