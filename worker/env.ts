@@ -1,7 +1,8 @@
 /**
  * The worker's bindings, in one place. Their types are generated (`npm run types`, worker/types.mjs) by `wrangler
- * types` from wrangler.toml, with the secrets .dev.vars.example lists: worker/worker-configuration.d.ts. Here they get
- * the optionality the code gives them; what each one is:
+ * types` from wrangler.toml, with the secrets .dev.vars.example lists: worker/worker-configuration.d.ts, a global
+ * declaration that worker/tsconfig.json includes (and test/env.d.ts for the test programs). Here they get the
+ * optionality the code gives them; what each one is:
  * - API_BASE_URL, GEO_API_URL: the Management API v2 and Geo Location API base addresses (the clients append
  *   `/v2/...` and `/ip_lookup/<client>/<ip>`); GEO_CLIENT: the client name in the geo lookup path.
  * - API_SECRET: Bearer token of the Management API; GEO_API_KEY: `X-Auth-Key` of the Geo Location API.
@@ -17,8 +18,6 @@
  * - V1_SIGNING_SECRET: derives each access key's v1 secret for signed `/v1` calls (worker/gateway/v1/v1-signature.ts).
  *   Unset: v1 signatures are refused and `/v1` takes Bearer keys only. Changing it retires every v1 secret.
  */
-/// <reference path="./worker-configuration.d.ts" />
-
 type Generated = Cloudflare.Env;
 
 /** What the worker runs without: each reader says what happens instead. */
