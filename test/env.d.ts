@@ -1,11 +1,8 @@
-// Bindings the worker test pool adds to the edge worker's own (vitest.config.mts).
+// The test pool's bindings: the edge worker's own, as generated from wrangler.toml (`npm run types`), plus what the
+// pool adds (vitest.config.mts, test/faults/vitest.config.mts).
+/// <reference path="../worker/worker-configuration.d.ts" />
 declare namespace Cloudflare {
   interface Env {
     SANDBOX: Fetcher;
-    API_BASE_URL: string;
-    GEO_API_URL: string;
-    API_SECRET: string;
-    GEO_API_KEY: string;
-    DEV_MODE: string;
   }
 }

@@ -1,44 +1,30 @@
 /**
- * The worker's bindings, in one place. Vars and secrets are strings; `REELGATE_CONFIG` may arrive as a JSON string
- * (a `--var`, `.dev.vars`, a test binding) or as an object (a TOML table under `[vars]`).
+ * The worker's bindings, in one place. Their types are generated (`npm run types`, worker/types.mjs) by `wrangler
+ * types` from wrangler.toml, with the secrets .dev.vars.example lists: worker/worker-configuration.d.ts, a global
+ * declaration that worker/tsconfig.json includes (and test/env.d.ts for the test programs). Here they get the
+ * optionality the code gives them; what each one is:
+ * - API_BASE_URL, GEO_API_URL: the Management API v2 and Geo Location API base addresses (the clients append
+ *   `/v2/...` and `/ip_lookup/<client>/<ip>`); GEO_CLIENT: the client name in the geo lookup path.
+ * - API_SECRET: Bearer token of the Management API; GEO_API_KEY: `X-Auth-Key` of the Geo Location API.
+ * - ADDRESS_SALT: salt for hashing visitor addresses (cache keys, abuse-limit keys).
+ * - PLAYBACK_KEYS: playback signing keys, `kid:secret` pairs (first one signs, at most two; worker/playback/keys.ts).
+ *   Unset: one key derived from API_SECRET.
+ * - DEV_MODE: "true" lets `x-reelgate-dev-ip` stand in for the caller's address. Anything else: off.
+ * - REELGATE_CONFIG: sites, policies, origins, cache windows, budget (config.ts, README): a JSON string (a `--var`,
+ *   .dev.vars, a test binding) or an object (a TOML table under `[vars]`).
+ * - CACHE, BUDGET, ASSETS, VISITOR_LIMIT: cached answers, the upstream budget, dist/, the per-visitor abuse limit.
+ * - GATEWAY_DB: the gateway's keys, idempotent outcomes and audit trail (worker/gateway/migrations/).
+ * - ADMIN_TOKEN: guards `/admin/*`; the admin API is off without it.
+ * - V1_SIGNING_SECRET: derives each access key's v1 secret for signed `/v1` calls (worker/gateway/v1/v1-signature.ts).
+ *   Unset: v1 signatures are refused and `/v1` takes Bearer keys only. Changing it retires every v1 secret.
  */
-import type { BudgetObject } from './budget/budget-object.ts';
+type Generated = Cloudflare.Env;
 
-export interface Env {
-  /** Management API v2 base address (the client appends `/v2/...`). */
-  API_BASE_URL: string;
-  /** Geo Location API base address (the client appends `/ip_lookup/<client>/<ip>`). */
-  GEO_API_URL?: string;
-  /** Client name in the geo lookup path. */
-  GEO_CLIENT?: string;
-  /** Secret: Bearer token of the Management API. */
-  API_SECRET: string;
-  /** Secret: `X-Auth-Key` of the Geo Location API. */
-  GEO_API_KEY?: string;
-  /** Secret: salt for hashing visitor addresses (cache keys, abuse-limit keys). */
-  ADDRESS_SALT?: string;
-  /**
-   * Secret: the playback signing keys, `kid:secret` pairs (first one signs, at most two; worker/playback/keys.ts).
-   * Unset: one key derived from API_SECRET.
-   */
-  PLAYBACK_KEYS?: string;
-  /** "true" lets `x-reelgate-dev-ip` stand in for the caller's address. Anything else: off. */
-  DEV_MODE?: string;
-  /** Sites, policies, origins, cache windows, budget: see config.ts and the README. */
+/** What the worker runs without: each reader says what happens instead. */
+type Optional =
+  | 'GEO_API_URL' | 'GEO_CLIENT' | 'GEO_API_KEY' | 'ADDRESS_SALT' | 'PLAYBACK_KEYS' | 'DEV_MODE'
+  | 'ASSETS' | 'VISITOR_LIMIT' | 'GATEWAY_DB' | 'ADMIN_TOKEN' | 'V1_SIGNING_SECRET';
+
+export interface Env extends Omit<Generated, Optional | 'REELGATE_CONFIG'>, Partial<Pick<Generated, Optional>> {
   REELGATE_CONFIG?: string | Record<string, unknown>;
-
-  CACHE: KVNamespace;
-  BUDGET: DurableObjectNamespace<BudgetObject>;
-  ASSETS?: Fetcher;
-  VISITOR_LIMIT?: RateLimit;
-
-  /** The gateway's keys, idempotent outcomes and audit trail (worker/gateway/migrations/). */
-  GATEWAY_DB?: D1Database;
-  /** Secret: guards `/admin/*`; the admin API is off without it. */
-  ADMIN_TOKEN?: string;
-  /**
-   * Secret: derives each access key's v1 secret for signed `/v1` calls (worker/gateway/v1/v1-signature.ts). Unset: v1
-   * signatures are refused and `/v1` takes Bearer keys only. Changing it retires every v1 secret.
-   */
-  V1_SIGNING_SECRET?: string;
 }

@@ -6,7 +6,7 @@
 import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/contract/v2-types.ts';
 import { errorResponse } from './http.ts';
 import { hashString } from './prng.ts';
-import { SAMPLE_AUDIO_MP4, SAMPLE_SECONDS, SAMPLE_VIDEO_MP4, SAMPLE_VIDEO_TS, sampleBytes } from './sample-media.ts';
+import { SAMPLE_AUDIO_MP4, SAMPLE_SECONDS, SAMPLE_VIDEO_MP4, SAMPLE_VIDEO_TS } from './sample-media.ts';
 import type { Store } from './store.ts';
 
 const CACHEABLE = { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' };
@@ -105,7 +105,7 @@ function mediaBytes(store: Store, mediaId: string, renditionId: string, range: s
     return errorResponse(404, 'not_found', 'No such rendition.');
   }
   const audio = found.doc.mime_type.startsWith('audio/');
-  return byteRange(sampleBytes(audio ? SAMPLE_AUDIO_MP4 : SAMPLE_VIDEO_MP4), audio ? 'audio/mp4' : 'video/mp4', range,
+  return byteRange(audio ? SAMPLE_AUDIO_MP4 : SAMPLE_VIDEO_MP4, audio ? 'audio/mp4' : 'video/mp4', range,
     found.doc.last_modified);
 }
 
@@ -160,7 +160,7 @@ function hlsFile(store: Store, mediaId: string, file: string, range: string | nu
       return playlist(lines);
     }
     if (Number(match[3]) < count && String(Number(match[3])) === match[3]) {
-      return byteRange(sampleBytes(SAMPLE_VIDEO_TS), 'video/mp2t', range, hls.last_modified);
+      return byteRange(SAMPLE_VIDEO_TS, 'video/mp2t', range, hls.last_modified);
     }
   }
   match = /^subs\/([A-Za-z0-9]+)\.(m3u8|vtt)$/.exec(file);

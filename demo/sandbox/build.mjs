@@ -1,10 +1,15 @@
 // Bundles the sandbox upstream for the worker test pool, which runs it as a second worker beside the edge worker.
 // (`npm start` serves it with wrangler from demo/sandbox/wrangler.toml instead; the bindings here mirror that file.)
 import { build } from 'esbuild';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 export const SANDBOX_BUNDLE = here('../../.build/sandbox.js');
+/** The sample media (demo/sandbox/media/): Data modules, as wrangler.toml's `rules` make them for `wrangler dev`. */
+const MEDIA_EXTENSIONS = ['.mp4', '.m4a', '.mpegts'];
+const MEDIA_DIR = 'sandbox-media';
 
 export async function buildSandbox() {
   await build({
@@ -14,6 +19,9 @@ export async function buildSandbox() {
     format: 'esm',
     target: 'es2022',
     external: ['cloudflare:*'],
+    // The media files are copied beside the bundle and stay imports, which Miniflare loads as Data modules below.
+    loader: Object.fromEntries(MEDIA_EXTENSIONS.map((extension) => [extension, 'copy'])),
+    assetNames: `${MEDIA_DIR}/[name]`,
     logLevel: 'warning',
   });
 }
@@ -22,8 +30,12 @@ export async function buildSandbox() {
 export function sandboxWorkerOptions() {
   return {
     name: 'sandbox',
-    modules: true,
-    scriptPath: SANDBOX_BUNDLE,
+    // Listed, not found by `modulesRules`: the vitest pool's Miniflare does not take rules for an auxiliary worker.
+    modulesRoot: dirname(SANDBOX_BUNDLE),
+    modules: [
+      { type: 'ESModule', path: SANDBOX_BUNDLE },
+      ...readdirSync(here('./media')).map((name) => ({ type: 'Data', path: join(dirname(SANDBOX_BUNDLE), MEDIA_DIR, name) })),
+    ],
     compatibilityDate: '2026-04-01',
     durableObjects: { STATE: { className: 'SandboxState', useSQLite: true } },
     bindings: {

@@ -2,7 +2,7 @@
 import type { Media, Player, TextTrack, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { GEO_FIXTURES } from './geo-fixtures.ts';
-import { errorResponse, HttpError, invalid, json } from './http.ts';
+import { errorResponse, HttpError, invalid } from './http.ts';
 import { isPublished } from './playlist-rules.ts';
 import type { Store } from './store.ts';
 

@@ -1,6 +1,7 @@
-// The spec's endpoint table, spelled as the spec spells it, plus the routes the official clients call beyond it (a
-// media's re-upload, the multipart upload API). A path matches with or without its trailing slash. A typed-playlist
-// path's type segment is the platform's spelling (`manual_playlist`); the handlers refuse any other.
+// The sandbox's dispatch over the v2 route table (worker/contract/v2-routes.ts): a handler per row. A path matches with
+// or without its trailing slash. A typed-playlist path's type segment is the platform's spelling (`manual_playlist`);
+// the handlers refuse any other.
+import { V2_ROUTE_TABLE, type V2Method, type V2RouteId } from '../../worker/contract/v2-routes.ts';
 import type { Handler } from './context.ts';
 import { createMedia, deleteMedia, listMedia, reuploadMedia, showMedia, updateMedia } from './handlers/media.ts';
 import {
@@ -15,14 +16,14 @@ import { createPlayer, deletePlayer, listPlayers, showPlayer, updatePlayer } fro
 import { queryUsage, removeTag, renameTag } from './handlers/actions.ts';
 import { completeUpload, listUploadParts } from './uploads.ts';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Method = V2Method;
 
 export interface Route {
   method: Method;
-  /** As in the spec's table, e.g. `/v2/sites/:site/media/:media/`; also the key of /_sandbox/stats. */
+  /** The contract's path, e.g. `/v2/sites/:site/media/:media/`; also the key of /_sandbox/stats. */
   pattern: string;
   handler: Handler;
-  /** Takes `q`, `page`, `page_length`, `sort`; other routes take no query (worker/upstream/list-query.ts). */
+  /** Takes `q`, `page`, `page_length`, `sort`; other routes take no query (worker/contract/list-query.ts). */
   list?: true;
   /** A write route that takes no body (`uploads/<id>/complete`): whatever is sent is not read. */
   noBody?: true;
@@ -30,47 +31,55 @@ export interface Route {
   auth?: 'upload';
 }
 
-const S = '/v2/sites/:site';
-export const ROUTES: readonly Route[] = [
-  { method: 'POST', pattern: `${S}/media/`, handler: createMedia },
-  { method: 'GET', pattern: `${S}/media/`, handler: listMedia, list: true },
-  { method: 'GET', pattern: `${S}/media/:media/`, handler: showMedia },
-  { method: 'PATCH', pattern: `${S}/media/:media/`, handler: updateMedia },
-  { method: 'DELETE', pattern: `${S}/media/:media/`, handler: deleteMedia },
-  // The Python and Java clients PUT a re-upload, the Go client POSTs it.
-  { method: 'PUT', pattern: `${S}/media/:media/reupload/`, handler: reuploadMedia },
-  { method: 'POST', pattern: `${S}/media/:media/reupload/`, handler: reuploadMedia },
-  { method: 'POST', pattern: `${S}/media/:media/media_renditions/`, handler: createRendition },
-  { method: 'GET', pattern: `${S}/media/:media/media_renditions/`, handler: listRenditions, list: true },
-  { method: 'GET', pattern: `${S}/media/:media/media_renditions/:rendition/`, handler: showRendition },
-  { method: 'DELETE', pattern: `${S}/media/:media/media_renditions/:rendition/`, handler: deleteRendition },
-  { method: 'GET', pattern: `${S}/media/:media/originals/`, handler: listOriginals, list: true },
-  { method: 'POST', pattern: `${S}/media/:media/text_tracks/`, handler: createTextTrack },
-  { method: 'GET', pattern: `${S}/media/:media/text_tracks/`, handler: listTextTracks, list: true },
-  { method: 'GET', pattern: `${S}/media/:media/text_tracks/:track/`, handler: showTextTrack },
-  { method: 'PATCH', pattern: `${S}/media/:media/text_tracks/:track/`, handler: updateTextTrack },
-  { method: 'DELETE', pattern: `${S}/media/:media/text_tracks/:track/`, handler: deleteTextTrack },
-  { method: 'POST', pattern: `${S}/thumbnails/`, handler: createThumbnail },
-  { method: 'GET', pattern: `${S}/thumbnails/:thumbnail`, handler: showThumbnail },
-  { method: 'PATCH', pattern: `${S}/thumbnails/:thumbnail`, handler: updateThumbnail },
-  { method: 'POST', pattern: `${S}/playlists/:playlist_type/`, handler: createPlaylist },
-  { method: 'GET', pattern: `${S}/playlists/`, handler: listPlaylists, list: true },
-  { method: 'GET', pattern: `${S}/playlists/:playlist/`, handler: showPlaylist },
-  { method: 'GET', pattern: `${S}/playlists/:playlist/:playlist_type/`, handler: showTypedPlaylist },
-  { method: 'PATCH', pattern: `${S}/playlists/:playlist/:playlist_type/`, handler: updatePlaylist },
-  { method: 'DELETE', pattern: `${S}/playlists/:playlist/`, handler: deletePlaylist },
-  { method: 'DELETE', pattern: `${S}/playlists/:playlist/:playlist_type/`, handler: deleteTypedPlaylist },
-  { method: 'POST', pattern: `${S}/players/`, handler: createPlayer },
-  { method: 'GET', pattern: `${S}/players/`, handler: listPlayers, list: true },
-  { method: 'GET', pattern: `${S}/players/:player/`, handler: showPlayer },
-  { method: 'PATCH', pattern: `${S}/players/:player/`, handler: updatePlayer },
-  { method: 'DELETE', pattern: `${S}/players/:player/`, handler: deletePlayer },
-  { method: 'PUT', pattern: `${S}/remove_tag/`, handler: removeTag },
-  { method: 'PUT', pattern: `${S}/rename_tag/`, handler: renameTag },
-  { method: 'PUT', pattern: `${S}/query_usage/`, handler: queryUsage },
-  { method: 'GET', pattern: '/v2/uploads/:upload/parts/', handler: listUploadParts, list: true, auth: 'upload' },
-  { method: 'PUT', pattern: '/v2/uploads/:upload/complete/', handler: completeUpload, noBody: true, auth: 'upload' },
-];
+/** The sandbox's handler of every row of the contract's table (a missing one is a type error). */
+const HANDLERS: Record<V2RouteId, Handler> = {
+  'media.create': createMedia,
+  'media.list': listMedia,
+  'media.show': showMedia,
+  'media.update': updateMedia,
+  'media.delete': deleteMedia,
+  'media.reupload': reuploadMedia,
+  'media.reupload.post': reuploadMedia,
+  'media_renditions.create': createRendition,
+  'media_renditions.list': listRenditions,
+  'media_renditions.show': showRendition,
+  'media_renditions.delete': deleteRendition,
+  'originals.list': listOriginals,
+  'text_tracks.create': createTextTrack,
+  'text_tracks.list': listTextTracks,
+  'text_tracks.show': showTextTrack,
+  'text_tracks.update': updateTextTrack,
+  'text_tracks.delete': deleteTextTrack,
+  'thumbnails.create': createThumbnail,
+  'thumbnails.show': showThumbnail,
+  'thumbnails.update': updateThumbnail,
+  'playlists.create': createPlaylist,
+  'playlists.list': listPlaylists,
+  'playlists.show': showPlaylist,
+  'playlists.show.typed': showTypedPlaylist,
+  'playlists.update': updatePlaylist,
+  'playlists.delete': deletePlaylist,
+  'playlists.delete.typed': deleteTypedPlaylist,
+  'players.create': createPlayer,
+  'players.list': listPlayers,
+  'players.show': showPlayer,
+  'players.update': updatePlayer,
+  'players.delete': deletePlayer,
+  'tags.remove': removeTag,
+  'tags.rename': renameTag,
+  'usage.query': queryUsage,
+  'uploads.parts': listUploadParts,
+  'uploads.complete': completeUpload,
+};
+
+export const ROUTES: readonly Route[] = V2_ROUTE_TABLE.map((row): Route => ({
+  method: row.method,
+  pattern: row.path,
+  handler: HANDLERS[row.id],
+  ...('list' in row ? { list: true as const } : {}),
+  ...(row.body === 'none' && row.method !== 'GET' && row.method !== 'DELETE' ? { noBody: true as const } : {}),
+  ...(row.credential === 'upload' ? { auth: 'upload' as const } : {}),
+}));
 
 const segments = (path: string): string[] => path.split('/').filter((part) => part !== '');
 

@@ -1,11 +1,13 @@
 /**
- * The v2 route table of the spec (31 routes, plus the re-upload and upload routes the official clients call), and the one function that turns a caller's path and method into a
+ * The gateway's reading of the v2 route table (worker/contract/v2-routes.ts: the spec's 31 routes, plus the re-upload
+ * and upload routes the official clients call), and the one function that turns a caller's path and method into a
  * checked route. Nothing reaches the upstream that this table does not describe: the path is rebuilt from the
  * checked segments in the spec's own form, so a caller cannot pick another route, host or query by encoding tricks.
  */
 import { playlistTypeFromSegment, playlistTypeRefusal } from '../contract/path-segments.ts';
+import { V2_ROUTE_TABLE, type V2Method, type V2Route, type V2RouteId } from '../contract/v2-routes.ts';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Method = V2Method;
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
 /** What a route does to the catalog: reads are scope `read` and the read lane; writes are scope `write`. */
@@ -51,73 +53,88 @@ export interface RouteSpec {
   credential: 'key' | 'upload';
 }
 
-const route = (name: string, method: Method, path: string, options: Partial<RouteSpec> = {}): RouteSpec => {
-  const trailingSlash = path.endsWith('/');
-  const pattern = path.split('/').filter((s) => s !== '');
-  const write = method !== 'GET';
-  return {
-    name, method, pattern, trailingSlash,
-    access: write ? 'write' : 'read',
-    list: false,
-    body: method === 'POST' || method === 'PATCH' || method === 'PUT',
-    purge: 'none',
-    credential: 'key',
-    ...options,
-  };
+/** What the gateway adds to a row of the contract's table: what a successful call makes stale, and its scope. */
+interface GatewayTerms {
+  purge?: PurgeScope;
+  /** Default: `read` for GET, `write` otherwise. */
+  access?: Access;
+}
+
+/** Every row of the table must be named here, so a new route cannot reach the upstream without its purge decided. */
+const TERMS: Record<V2RouteId, GatewayTerms> = {
+  'media.create': { purge: 'site-feeds' },
+  'media.list': {},
+  'media.show': {},
+  'media.update': { purge: 'media' },
+  'media.delete': { purge: 'media' },
+  'media.reupload': { purge: 'media' },
+  'media.reupload.post': { purge: 'media' },
+  'media_renditions.create': { purge: 'media-only' },
+  'media_renditions.list': {},
+  'media_renditions.show': {},
+  'media_renditions.delete': { purge: 'media-only' },
+  'originals.list': {},
+  'text_tracks.create': { purge: 'media-only' },
+  'text_tracks.list': {},
+  'text_tracks.show': {},
+  'text_tracks.update': { purge: 'media-only' },
+  'text_tracks.delete': { purge: 'media-only' },
+  // A thumbnail can become a poster, which every feed card and player answer shows.
+  'thumbnails.create': { purge: 'site' },
+  'thumbnails.show': {},
+  'thumbnails.update': { purge: 'site' },
+  'playlists.create': {},
+  'playlists.list': {},
+  'playlists.show': {},
+  'playlists.show.typed': {},
+  'playlists.update': { purge: 'playlist' },
+  'playlists.delete': { purge: 'playlist' },
+  'playlists.delete.typed': { purge: 'playlist' },
+  'players.create': {},
+  'players.list': {},
+  'players.show': {},
+  'players.update': { purge: 'player' },
+  'players.delete': { purge: 'player' },
+  'tags.remove': { purge: 'site' },
+  'tags.rename': { purge: 'site' },
+  // A PUT by the spec, but it only reads: scope `read`, the read lane, no purge, not audited as a write.
+  'usage.query': { access: 'read' },
+  // Both upload routes are part of a write: scope `write`, the write lane, audited.
+  'uploads.parts': { access: 'write' },
+  'uploads.complete': {},
 };
 
-/** The spec's endpoint table, row by row ("or" rows give two patterns of one route name). */
-export const V2_ROUTES: readonly RouteSpec[] = [
-  route('media.create', 'POST', 'media/', { purge: 'site-feeds' }),
-  route('media.list', 'GET', 'media/', { list: true }),
-  route('media.show', 'GET', 'media/:media/'),
-  route('media.update', 'PATCH', 'media/:media/', { purge: 'media' }),
-  route('media.delete', 'DELETE', 'media/:media/', { purge: 'media' }),
-  // Not in the spec's table, but what the official clients call to replace a media's source (Python and Java PUT,
-  // Go POSTs). It answers like a create: an upload link, or an upload id and token.
-  route('media.reupload', 'PUT', 'media/:media/reupload/', { purge: 'media' }),
-  route('media.reupload', 'POST', 'media/:media/reupload/', { purge: 'media' }),
-  route('media_renditions.create', 'POST', 'media/:media/media_renditions/', { purge: 'media-only' }),
-  route('media_renditions.list', 'GET', 'media/:media/media_renditions/', { list: true }),
-  route('media_renditions.show', 'GET', 'media/:media/media_renditions/:rendition/'),
-  route('media_renditions.delete', 'DELETE', 'media/:media/media_renditions/:rendition/', { purge: 'media-only' }),
-  route('originals.list', 'GET', 'media/:media/originals/', { list: true }),
-  route('text_tracks.create', 'POST', 'media/:media/text_tracks/', { purge: 'media-only' }),
-  route('text_tracks.list', 'GET', 'media/:media/text_tracks/', { list: true }),
-  route('text_tracks.show', 'GET', 'media/:media/text_tracks/:track/'),
-  route('text_tracks.update', 'PATCH', 'media/:media/text_tracks/:track/', { purge: 'media-only' }),
-  route('text_tracks.delete', 'DELETE', 'media/:media/text_tracks/:track/', { purge: 'media-only' }),
-  // A thumbnail can become a poster, which every feed card and player answer shows.
-  route('thumbnails.create', 'POST', 'thumbnails/', { purge: 'site' }),
-  route('thumbnails.show', 'GET', 'thumbnails/:thumbnail'),
-  route('thumbnails.update', 'PATCH', 'thumbnails/:thumbnail', { purge: 'site' }),
-  route('playlists.create', 'POST', 'playlists/:type/', { purge: 'none' }),
-  route('playlists.list', 'GET', 'playlists/', { list: true }),
-  route('playlists.show', 'GET', 'playlists/:playlist/'),
-  route('playlists.show', 'GET', 'playlists/:playlist/:type/'),
-  route('playlists.update', 'PATCH', 'playlists/:playlist/:type/', { purge: 'playlist' }),
-  route('playlists.delete', 'DELETE', 'playlists/:playlist/', { purge: 'playlist' }),
-  route('playlists.delete', 'DELETE', 'playlists/:playlist/:type/', { purge: 'playlist' }),
-  route('players.create', 'POST', 'players/'),
-  route('players.list', 'GET', 'players/', { list: true }),
-  route('players.show', 'GET', 'players/:player/'),
-  route('players.update', 'PATCH', 'players/:player/', { purge: 'player' }),
-  route('players.delete', 'DELETE', 'players/:player/', { purge: 'player' }),
-  route('tags.remove', 'PUT', 'remove_tag/', { purge: 'site' }),
-  route('tags.rename', 'PUT', 'rename_tag/', { purge: 'site' }),
-  // A PUT by the spec, but it only reads: scope `read`, the read lane, no purge, not audited as a write.
-  route('usage.query', 'PUT', 'query_usage/', { access: 'read' }),
-];
+const SITE_PREFIX = '/v2/sites/:site/';
+const UPLOAD_PREFIX = '/v2/uploads/:upload/';
+
+/** A contract row as the gateway reads it: the segments after its prefix, the type segment spelled `:type`. */
+function spec(row: V2Route, prefix: string): RouteSpec {
+  const terms = TERMS[row.id];
+  const pattern = row.path.slice(prefix.length).split('/').filter((s) => s !== '')
+    .map((s) => (s === ':playlist_type' ? ':type' : s));
+  return {
+    name: row.name,
+    method: row.method,
+    pattern,
+    trailingSlash: row.path.endsWith('/'),
+    access: terms.access ?? (row.method === 'GET' ? 'read' : 'write'),
+    list: 'list' in row,
+    body: row.body === 'json',
+    purge: terms.purge ?? 'none',
+    credential: row.credential === 'upload' ? 'upload' : 'key',
+  };
+}
+
+/** The spec's endpoint table, row by row ("or" rows give two patterns of one route name), and the re-upload. */
+export const V2_ROUTES: readonly RouteSpec[] = V2_ROUTE_TABLE
+  .filter((row) => row.path.startsWith(SITE_PREFIX)).map((row) => spec(row, SITE_PREFIX));
 
 /**
  * The platform's upload API, `/v2/uploads/<upload_id>/...`, as the official clients drive a multipart upload with the
- * upload's own token. Both are part of a write: scope `write`, the write lane, audited. The clients write the paths
- * with and without a trailing slash; upstream they go without (the Python and Go clients' form).
+ * upload's own token. The clients write the paths with and without a trailing slash; upstream they go without.
  */
-export const UPLOAD_ROUTES: readonly RouteSpec[] = [
-  route('uploads.parts', 'GET', 'parts', { access: 'write', list: true, credential: 'upload' }),
-  route('uploads.complete', 'PUT', 'complete', { body: false, credential: 'upload' }),
-];
+export const UPLOAD_ROUTES: readonly RouteSpec[] = V2_ROUTE_TABLE
+  .filter((row) => row.path.startsWith(UPLOAD_PREFIX)).map((row) => spec(row, UPLOAD_PREFIX));
 
 /** Ids: letters, digits, `_` and `-`, as the platform issues them; nothing that could mean something in a path. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

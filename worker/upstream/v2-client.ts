@@ -8,7 +8,8 @@ import { errorItemsFromBody } from './error-body.ts';
 import { InvalidArgumentError, UpstreamRequestError, V2ApiError } from './errors.ts';
 import { checkSort, MAX_Q_LENGTH } from '../contract/list-query.ts';
 import { paginate, type PaginateOptions } from './paginate.ts';
-import { checkRawV2Path, pathSegment, playlistTypeSegment } from '../contract/path-segments.ts';
+import { checkRawV2Path } from '../contract/path-segments.ts';
+import { v2Path, v2Route, type V2PathParams, type V2RouteId } from '../contract/v2-routes.ts';
 import { parseRateLimit, parseRetryAfter, type RateLimitInfo } from './rate-limit.ts';
 import {
   callSignal, checkTimeout, DEFAULT_TIMEOUT_MS, discard, guarded, isRedirect, trimBaseUrl,
@@ -92,6 +93,12 @@ export function listQuery(params: ListParams = {}): URLSearchParams {
   return query;
 }
 
+/** A route of the contract's table: its method, and its path with every parameter checked and encoded. */
+function route<Id extends V2RouteId>(id: Id, params: V2PathParams<Id>): { method: HttpMethod; path: string } {
+  const path = v2Path(id, params);
+  return { method: v2Route(id).method, path };
+}
+
 function checkBody(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidArgumentError('body', 'body must be a JSON object of metadata, upload and relationships.');
@@ -127,23 +134,23 @@ export class V2Client {
 
   /** With `upload.method` `direct` the answer carries `upload_link`; with `multipart`, `upload_id` and `upload_token`. */
   async createMedia(site: string, body: MediaCreateBody, options?: CallOptions): Promise<MediaCreateResult> {
-    return this.#json({ method: 'POST', path: this.#site(site, 'media/'), body, options });
+    return this.#json({ ...route('media.create', { site }), body, options });
   }
   /** A new source for a media (PUT media/<id>/reupload/); answers like `createMedia`. */
   async reuploadMedia(site: string, mediaId: string, body: MediaReuploadBody, options?: CallOptions): Promise<MediaCreateResult> {
-    return this.#json({ method: 'PUT', path: this.#media(site, mediaId, 'reupload/'), body, options });
+    return this.#json({ ...route('media.reupload', { site, media: mediaId }), body, options });
   }
   async listMedia(site: string, params?: ListParams, options?: CallOptions): Promise<MediaList> {
-    return this.#json({ method: 'GET', path: this.#site(site, 'media/'), query: listQuery(params), options });
+    return this.#json({ ...route('media.list', { site }), query: listQuery(params), options });
   }
   async getMedia(site: string, mediaId: string, options?: CallOptions): Promise<Media> {
-    return this.#json({ method: 'GET', path: this.#media(site, mediaId), options });
+    return this.#json({ ...route('media.show', { site, media: mediaId }), options });
   }
   async updateMedia(site: string, mediaId: string, body: MediaUpdateBody, options?: CallOptions): Promise<Media> {
-    return this.#json({ method: 'PATCH', path: this.#media(site, mediaId), body, options });
+    return this.#json({ ...route('media.update', { site, media: mediaId }), body, options });
   }
   async deleteMedia(site: string, mediaId: string, options?: CallOptions): Promise<void> {
-    return this.#void({ method: 'DELETE', path: this.#media(site, mediaId), options });
+    return this.#void({ ...route('media.delete', { site, media: mediaId }), options });
   }
   iterateMedia(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Media, void, undefined> {
     return paginate((page) => this.listMedia(site, page, options), 'media', params, options);
@@ -152,24 +159,24 @@ export class V2Client {
   // ------------------------------------------------------------------------------------------- renditions, originals
 
   async createMediaRendition(site: string, mediaId: string, body: MediaRenditionCreateBody, options?: CallOptions): Promise<MediaRendition> {
-    return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'media_renditions/'), body, options });
+    return this.#json({ ...route('media_renditions.create', { site, media: mediaId }), body, options });
   }
   async listMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<MediaRenditionList> {
     return this.#json({
-      method: 'GET', path: this.#media(site, mediaId, 'media_renditions/'), query: listQuery(params), options,
+      ...route('media_renditions.list', { site, media: mediaId }), query: listQuery(params), options,
     });
   }
   async getMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<MediaRendition> {
-    return this.#json({ method: 'GET', path: this.#rendition(site, mediaId, renditionId), options });
+    return this.#json({ ...route('media_renditions.show', { site, media: mediaId, rendition: renditionId }), options });
   }
   async deleteMediaRendition(site: string, mediaId: string, renditionId: string, options?: CallOptions): Promise<void> {
-    return this.#void({ method: 'DELETE', path: this.#rendition(site, mediaId, renditionId), options });
+    return this.#void({ ...route('media_renditions.delete', { site, media: mediaId, rendition: renditionId }), options });
   }
   iterateMediaRenditions(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<MediaRendition, void, undefined> {
     return paginate((page) => this.listMediaRenditions(site, mediaId, page, options), 'media_renditions', params, options);
   }
   async listOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<OriginalList> {
-    return this.#json({ method: 'GET', path: this.#media(site, mediaId, 'originals/'), query: listQuery(params), options });
+    return this.#json({ ...route('originals.list', { site, media: mediaId }), query: listQuery(params), options });
   }
   iterateOriginals(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Original, void, undefined> {
     return paginate((page) => this.listOriginals(site, mediaId, page, options), 'originals', params, options);
@@ -181,76 +188,76 @@ export class V2Client {
   /** GET uploads/<upload_id>/parts: each part's pre-signed link (and `etag` once its bytes are in). */
   async listUploadParts(uploadId: string, uploadToken: string, params: Pick<ListParams, 'page' | 'page_length'> = {}, options?: CallOptions): Promise<UploadPartList> {
     return this.#json({
-      method: 'GET', path: this.#upload(uploadId, 'parts'), query: listQuery(params), options,
+      ...route('uploads.parts', { upload: uploadId }), query: listQuery(params), options,
       authorization: this.#uploadAuthorization(uploadToken),
     });
   }
   /** PUT uploads/<upload_id>/complete: every part is in; the media goes on to processing. */
   async completeUpload(uploadId: string, uploadToken: string, options?: CallOptions): Promise<void> {
     return this.#void({
-      method: 'PUT', path: this.#upload(uploadId, 'complete'), options, authorization: this.#uploadAuthorization(uploadToken),
+      ...route('uploads.complete', { upload: uploadId }), options, authorization: this.#uploadAuthorization(uploadToken),
     });
   }
 
   // ------------------------------------------------------------------------------------------------- text tracks
 
   async createTextTrack(site: string, mediaId: string, body: TextTrackCreateBody, options?: CallOptions): Promise<TextTrackCreateResult> {
-    return this.#json({ method: 'POST', path: this.#media(site, mediaId, 'text_tracks/'), body, options });
+    return this.#json({ ...route('text_tracks.create', { site, media: mediaId }), body, options });
   }
   async listTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions): Promise<TextTrackList> {
-    return this.#json({ method: 'GET', path: this.#media(site, mediaId, 'text_tracks/'), query: listQuery(params), options });
+    return this.#json({ ...route('text_tracks.list', { site, media: mediaId }), query: listQuery(params), options });
   }
   async getTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<TextTrack> {
-    return this.#json({ method: 'GET', path: this.#track(site, mediaId, trackId), options });
+    return this.#json({ ...route('text_tracks.show', { site, media: mediaId, track: trackId }), options });
   }
   async updateTextTrack(site: string, mediaId: string, trackId: string, body: { metadata: Partial<TextTrack['metadata']> }, options?: CallOptions): Promise<TextTrack> {
-    return this.#json({ method: 'PATCH', path: this.#track(site, mediaId, trackId), body, options });
+    return this.#json({ ...route('text_tracks.update', { site, media: mediaId, track: trackId }), body, options });
   }
   async deleteTextTrack(site: string, mediaId: string, trackId: string, options?: CallOptions): Promise<void> {
-    return this.#void({ method: 'DELETE', path: this.#track(site, mediaId, trackId), options });
+    return this.#void({ ...route('text_tracks.delete', { site, media: mediaId, track: trackId }), options });
   }
   iterateTextTracks(site: string, mediaId: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<TextTrack, void, undefined> {
     return paginate((page) => this.listTextTracks(site, mediaId, page, options), 'text_tracks', params, options);
   }
 
   // -------------------------------------------------------------------------------------------------- thumbnails
-  // The spec writes these two paths without a trailing slash; they are sent exactly so.
+  // The spec writes the id paths without a trailing slash; they are sent exactly so (contract/v2-routes.ts).
 
   async createThumbnail(site: string, body: ThumbnailCreateBody, options?: CallOptions): Promise<Thumbnail> {
-    return this.#json({ method: 'POST', path: this.#site(site, 'thumbnails/'), body, options });
+    return this.#json({ ...route('thumbnails.create', { site }), body, options });
   }
   async getThumbnail(site: string, thumbnailId: string, options?: CallOptions): Promise<Thumbnail> {
-    return this.#json({ method: 'GET', path: this.#thumbnail(site, thumbnailId), options });
+    return this.#json({ ...route('thumbnails.show', { site, thumbnail: thumbnailId }), options });
   }
   async updateThumbnail(site: string, thumbnailId: string, body: ThumbnailUpdateBody, options?: CallOptions): Promise<Thumbnail> {
-    return this.#json({ method: 'PATCH', path: this.#thumbnail(site, thumbnailId), body, options });
+    return this.#json({ ...route('thumbnails.update', { site, thumbnail: thumbnailId }), body, options });
   }
 
   // --------------------------------------------------------------------------------------------------- playlists
 
   async createPlaylist<T extends PlaylistType>(site: string, type: T, body: PlaylistCreateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
-    return this.#json({ method: 'POST', path: this.#site(site, `playlists/${playlistTypeSegment(type)}/`), body, options });
+    return this.#json({ ...route('playlists.create', { site, playlist_type: type }), body, options });
   }
   async listPlaylists(site: string, params?: ListParams, options?: CallOptions): Promise<PlaylistList> {
-    return this.#json({ method: 'GET', path: this.#site(site, 'playlists/'), query: listQuery(params), options });
+    return this.#json({ ...route('playlists.list', { site }), query: listQuery(params), options });
   }
   /** GET playlists/<id>/: the top-level fields and the type. */
   async getPlaylist(site: string, playlistId: string, options?: CallOptions): Promise<Playlist> {
-    return this.#json({ method: 'GET', path: this.#playlist(site, playlistId), options });
+    return this.#json({ ...route('playlists.show', { site, playlist: playlistId }), options });
   }
   /** GET playlists/<id>/<type>/: the same plus the type's subresource. */
   async getTypedPlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, options?: CallOptions): Promise<TypedPlaylist<T>> {
-    return this.#json({ method: 'GET', path: this.#playlist(site, playlistId, type), options });
+    return this.#json({ ...route('playlists.show.typed', { site, playlist: playlistId, playlist_type: type }), options });
   }
   /** Also the way to add, remove or reorder a playlist's media (through the type's subresource). */
   async updatePlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, body: PlaylistUpdateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
-    return this.#json({ method: 'PATCH', path: this.#playlist(site, playlistId, type), body, options });
+    return this.#json({ ...route('playlists.update', { site, playlist: playlistId, playlist_type: type }), body, options });
   }
   async deletePlaylist(site: string, playlistId: string, options?: CallOptions): Promise<void> {
-    return this.#void({ method: 'DELETE', path: this.#playlist(site, playlistId), options });
+    return this.#void({ ...route('playlists.delete', { site, playlist: playlistId }), options });
   }
   async deleteTypedPlaylist(site: string, playlistId: string, type: PlaylistType, options?: CallOptions): Promise<void> {
-    return this.#void({ method: 'DELETE', path: this.#playlist(site, playlistId, type), options });
+    return this.#void({ ...route('playlists.delete.typed', { site, playlist: playlistId, playlist_type: type }), options });
   }
   iteratePlaylists(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Playlist, void, undefined> {
     return paginate((page) => this.listPlaylists(site, page, options), 'playlists', params, options);
@@ -259,19 +266,19 @@ export class V2Client {
   // ----------------------------------------------------------------------------------------------------- players
 
   async createPlayer(site: string, body: PlayerCreateBody, options?: CallOptions): Promise<Player> {
-    return this.#json({ method: 'POST', path: this.#site(site, 'players/'), body, options });
+    return this.#json({ ...route('players.create', { site }), body, options });
   }
   async listPlayers(site: string, params?: ListParams, options?: CallOptions): Promise<PlayerList> {
-    return this.#json({ method: 'GET', path: this.#site(site, 'players/'), query: listQuery(params), options });
+    return this.#json({ ...route('players.list', { site }), query: listQuery(params), options });
   }
   async getPlayer(site: string, playerId: string, options?: CallOptions): Promise<Player> {
-    return this.#json({ method: 'GET', path: this.#player(site, playerId), options });
+    return this.#json({ ...route('players.show', { site, player: playerId }), options });
   }
   async updatePlayer(site: string, playerId: string, body: PlayerUpdateBody, options?: CallOptions): Promise<Player> {
-    return this.#json({ method: 'PATCH', path: this.#player(site, playerId), body, options });
+    return this.#json({ ...route('players.update', { site, player: playerId }), body, options });
   }
   async deletePlayer(site: string, playerId: string, options?: CallOptions): Promise<void> {
-    return this.#void({ method: 'DELETE', path: this.#player(site, playerId), options });
+    return this.#void({ ...route('players.delete', { site, player: playerId }), options });
   }
   iteratePlayers(site: string, params?: ListParams, options?: CallOptions & PaginateOptions): AsyncGenerator<Player, void, undefined> {
     return paginate((page) => this.listPlayers(site, page, options), 'players', params, options);
@@ -280,13 +287,13 @@ export class V2Client {
   // ----------------------------------------------------------------------------------------------------- actions
 
   async removeTag(site: string, body: RemoveTagBody, options?: CallOptions): Promise<TagActionResult> {
-    return this.#json({ method: 'PUT', path: this.#site(site, 'remove_tag/'), body, options });
+    return this.#json({ ...route('tags.remove', { site }), body, options });
   }
   async renameTag(site: string, body: RenameTagBody, options?: CallOptions): Promise<TagActionResult> {
-    return this.#json({ method: 'PUT', path: this.#site(site, 'rename_tag/'), body, options });
+    return this.#json({ ...route('tags.rename', { site }), body, options });
   }
   async queryUsage(site: string, body: QueryUsageBody, options?: CallOptions): Promise<UsageResult> {
-    return this.#json({ method: 'PUT', path: this.#site(site, 'query_usage/'), body, options });
+    return this.#json({ ...route('usage.query', { site }), body, options });
   }
 
   // ------------------------------------------------------------------------------------------------- escape hatch
@@ -321,38 +328,12 @@ export class V2Client {
 
   // ------------------------------------------------------------------------------------------------------ plumbing
 
-  #site(site: string, rest: string): string {
-    return `/v2/sites/${pathSegment('site', site)}/${rest}`;
-  }
-  #media(site: string, mediaId: string, rest = ''): string {
-    return this.#site(site, `media/${pathSegment('mediaId', mediaId)}/${rest}`);
-  }
-  #rendition(site: string, mediaId: string, renditionId: string): string {
-    return this.#media(site, mediaId, `media_renditions/${pathSegment('renditionId', renditionId)}/`);
-  }
-  #track(site: string, mediaId: string, trackId: string): string {
-    return this.#media(site, mediaId, `text_tracks/${pathSegment('trackId', trackId)}/`);
-  }
-  #thumbnail(site: string, thumbnailId: string): string {
-    return this.#site(site, `thumbnails/${pathSegment('thumbnailId', thumbnailId)}`);
-  }
-  #playlist(site: string, playlistId: string, type?: PlaylistType): string {
-    const typed = type === undefined ? '' : `${playlistTypeSegment(type)}/`;
-    return this.#site(site, `playlists/${pathSegment('playlistId', playlistId)}/${typed}`);
-  }
-  #upload(uploadId: string, action: 'parts' | 'complete'): string {
-    return `/v2/uploads/${pathSegment('uploadId', uploadId)}/${action}`;
-  }
   #uploadAuthorization(token: string): string {
     if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token)) {
       throw new InvalidArgumentError('uploadToken', 'uploadToken must be a non-empty token of visible ASCII characters.');
     }
     return `Bearer ${token}`;
   }
-  #player(site: string, playerId: string): string {
-    return this.#site(site, `players/${pathSegment('playerId', playerId)}/`);
-  }
-
   #json<T>(call: Call): Promise<T> {
     if (call.body !== undefined) checkBody(call.body);
     return this.#send(call, async (response, what) => {
