@@ -70,6 +70,14 @@ execFileSync(process.execPath, [
   at('node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement',
   '--globs', 'components/reel-*/reel-*.ts', '--exclude', 'components/**/*.styles.ts', '--outdir', 'dist', '--quiet',
 ], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+// The analyzer names the TypeScript sources; a package user imports the built library, which exports every class. So
+// every module path (and every reference to one) names dist/lib/index.js, the file the package's "." export resolves to.
+{
+  const file = join(dist, 'custom-elements.json');
+  const shipped = 'dist/lib/index.js';
+  const text = readFileSync(file, 'utf8').replace(/"(path|module)": "components\/[^"]+\.ts"/g, `"$1": "${shipped}"`);
+  writeFileSync(file, text);
+}
 
 // The demo page and its files (never the sandbox or the start script, which are not page files).
 function copyDemo(from) {

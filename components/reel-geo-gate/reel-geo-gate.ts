@@ -27,9 +27,9 @@ interface Decision {
  * @tag reel-geo-gate
  * @summary Geo-gated content.
  *
- * @event reel-gate-decision - The gate decided. `event.allowed`, `event.reason`, `event.country`, `event.policy`,
+ * @event {ReelGateDecisionEvent} reel-gate-decision - The gate decided. `event.allowed`, `event.reason`, `event.country`, `event.policy`,
  *   `event.failed` (true when the decision came from `fail`).
- * @event reel-error - The worker could not be asked. `event.status`, `event.code`, `event.description`.
+ * @event {ReelErrorEvent} reel-error - The worker could not be asked. `event.status`, `event.code`, `event.description`.
  *
  * @slot - The gated content (shown when allowed). A `<template>` child is stamped here only when allowed.
  * @slot pending - Shown while asking (default: a spinner and "Checking availability…").

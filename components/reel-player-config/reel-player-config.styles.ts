@@ -55,4 +55,9 @@ export const playerConfigStyles = css`
     block-size: 1rem;
     margin-block: 0.5rem;
   }
+  /* Widths as classes, not style attributes: a page whose CSP has no 'unsafe-inline' for styles refuses those. */
+  .line-1 { inline-size: 40%; }
+  .line-2 { inline-size: 90%; }
+  .line-3 { inline-size: 75%; }
+  .line-4 { inline-size: 85%; }
 `;

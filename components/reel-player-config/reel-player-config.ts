@@ -15,7 +15,7 @@ export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
  * @tag reel-player-config
  * @summary A player configuration panel.
  *
- * @event reel-error - Loading failed. `event.status`, `event.code`, `event.description`.
+ * @event {ReelErrorEvent} reel-error - Loading failed. `event.status`, `event.code`, `event.description`.
  *
  * @csspart panel - The outer box.
  * @csspart name - The player's name.
@@ -69,7 +69,7 @@ export class ReelPlayerConfig extends LitElement {
       loading: () => html`
         <div class="panel" part="panel" aria-busy="true">
           <span class="visually-hidden" role="status">Loading player settings…</span>
-          ${[40, 90, 75, 85].map((w) => html`<div class="skeleton line" style="inline-size:${w}%" aria-hidden="true"></div>`)}
+          ${[1, 2, 3, 4].map((n) => html`<div class="skeleton line line-${n}" aria-hidden="true"></div>`)}
         </div>`,
       complete: (player) => {
         const lang = pageLang(this);

@@ -30,7 +30,7 @@ interface PlaylistLike extends HTMLElement {
  * @tag reel-player
  * @summary A video player.
  *
- * @event reel-error - Loading the media or the player configuration failed. `event.status`, `event.code`,
+ * @event {ReelErrorEvent} reel-error - Loading the media or the player configuration failed. `event.status`, `event.code`,
  *   `event.description`.
  *
  * @slot placeholder - Shown in the frame while there is nothing to play (default: "Choose a video to play.").

@@ -116,6 +116,12 @@ export const playlistStyles = css`
   .skeleton-card .line.short {
     inline-size: 40%;
   }
+  /* A class, not a style attribute: a page whose CSP has no 'unsafe-inline' for styles refuses those. */
+  .title-skeleton {
+    display: inline-block;
+    inline-size: 12rem;
+    block-size: 1.25rem;
+  }
   .footer {
     display: flex;
     flex-wrap: wrap;

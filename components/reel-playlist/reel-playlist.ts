@@ -20,9 +20,9 @@ const MAX_PAGE_SIZE = 50;
  * @tag reel-playlist
  * @summary A video playlist shelf.
  *
- * @event reel-select - A card was chosen. `event.mediaId`, `event.item`.
- * @event reel-load - A page arrived. `event.feed` (that page's answer), `event.items` (everything shown so far).
- * @event reel-error - Loading failed. `event.status` (0 when unreachable), `event.code`, `event.description`.
+ * @event {ReelSelectEvent} reel-select - A card was chosen. `event.mediaId`, `event.item`.
+ * @event {ReelLoadEvent} reel-load - A page arrived. `event.feed` (that page's answer), `event.items` (everything shown so far).
+ * @event {ReelErrorEvent} reel-error - Loading failed. `event.status` (0 when unreachable), `event.code`, `event.description`.
  *
  * @slot empty - Shown when the playlist has no items (default: "No videos here yet.").
  *
@@ -227,7 +227,7 @@ export class ReelPlaylist extends LitElement {
   private _renderSkeleton() {
     const count = Math.min(this._pageLength(), 8);
     return html`
-      <div class="header" aria-hidden="true"><span class="skeleton" style="inline-size:12rem;block-size:1.25rem"></span></div>
+      <div class="header" aria-hidden="true"><span class="skeleton title-skeleton"></span></div>
       <div class="cards" aria-hidden="true">
         ${Array.from({ length: count }, () => html`
           <div class="card skeleton-card">
