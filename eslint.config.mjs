@@ -52,8 +52,8 @@ export default tseslint.config(
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },
   {
-    // The demo page's own script runs in the browser.
-    files: ['demo/*.js'],
+    // The demo page's own script and the test pages' helper scripts run in the browser.
+    files: ['demo/*.js', 'test/components/**/*.js'],
     languageOptions: { globals: globals.browser },
   },
 );
