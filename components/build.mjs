@@ -98,6 +98,12 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = gzipSync(code, { level: 9 }).length;
 console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip (budget 20 KB, goal 16 KB); ` +
   `versioned copy reelgate.${hash}.js`);
+// The recommended embed pins the versioned copy with Subresource Integrity (README, "Content-Security-Policy").
+const integrity = `sha384-${createHash('sha384').update(code).digest('base64')}`;
+writeFileSync(join(dist, 'embed-tag.txt'), `<script type="module" src="/embed/reelgate.${hash}.js" integrity="${integrity}" ` +
+  'crossorigin="anonymous"></script>\n');
+console.log(`build: the pinned tag (dist/embed-tag.txt): <script type="module" src="https://<your worker>/embed/reelgate.${hash}.js" ` +
+  `integrity="${integrity}" crossorigin="anonymous"></script>`);
 const manifest = JSON.parse(readFileSync(join(dist, 'custom-elements.json'), 'utf8'));
 const tags = manifest.modules.flatMap((m) => m.declarations ?? []).map((d) => d.tagName).filter(Boolean);
 console.log(`build: dist/custom-elements.json (${tags.join(', ') || 'no tags found'}), dist/lib/index.js, demo files`);

@@ -11,11 +11,14 @@ const COMMON: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-/** The demo page: its own scripts only; media and posters from the platform's delivery hosts. */
+/**
+ * The demo page: its own scripts and stylesheets only (the elements' styles are constructed stylesheets, which CSP does
+ * not govern, and they write no style attributes); media and posters from the platform's delivery hosts.
+ */
 const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data: blob: https: http:",
   "media-src 'self' blob: https: http:",
   "connect-src 'self'",
@@ -26,11 +29,13 @@ const PAGE_CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 /**
- * An iframe embed: the demo page's rules, plus its one inline script (by hash), and framable by any page, since an
- * embed is made to be pasted anywhere. What a visitor may see is decided by the geo policies for that visitor, never
+ * An iframe embed: the demo page's rules, plus its one inline script (by hash) and inline style, and framable by any
+ * page, since an embed is made to be pasted anywhere. What a visitor may see is decided by the geo policies for that visitor, never
  * by the page that frames it (README, "Embedding without scripts").
  */
 const EMBED_CSP = PAGE_CSP.replace("script-src 'self'", `script-src 'self' ${FRAME_SCRIPT_HASH}`)
+  // The embed page's own few rules sit in a <style> of the worker's making.
+  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
   .replace("frame-ancestors 'self'", 'frame-ancestors *');
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
