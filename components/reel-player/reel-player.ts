@@ -7,7 +7,7 @@ import { IDLE, Load, reportError } from '../shared/load.ts';
 import { Observer } from '../shared/observer.ts';
 import { playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
-import { pickSource } from './pick-source.ts';
+import { isHls, pickSource } from './pick-source.ts';
 import { playerStyles } from './reel-player.styles.ts';
 
 export type PlayerState = 'idle' | 'loading' | 'error' | 'complete';
@@ -70,6 +70,7 @@ export class ReelPlayer extends LitElement {
     _rate: { state: true, attribute: false },
     _playbackFailed: { state: true, attribute: false },
     _fresh: { state: true, attribute: false },
+    _near: { state: true, attribute: false },
   };
 
   /** The site id. */
@@ -109,6 +110,17 @@ export class ReelPlayer extends LitElement {
     const width = entries[0]?.contentRect.width ?? 0;
     if (Math.abs(width - this._width) >= 32) this._width = width;
   }), this);
+
+  /**
+   * Whether the player is on screen or close to it. Until then its video preloads nothing: a page with players far
+   * down spends no bytes on them before the reader gets there.
+   */
+  private _near = false;
+  private readonly _nearness = new Observer(this, () => new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    this._near = true;
+    this._nearness.observe(); // once: stop watching
+  }, { rootMargin: '50% 0px' }), this);
 
   /** Autostart `viewable`: starts muted once half the video is in view, once per media. */
   private readonly _viewable = new Observer(this, () => new IntersectionObserver((entries) => {
@@ -241,6 +253,14 @@ export class ReelPlayer extends LitElement {
     return pickSource(media.sources, width, (type) => probe.canPlayType(type) !== '');
   }
 
+  /**
+   * The configuration's `preload`, except: nothing while the player is far from view, and nothing for HLS, where even
+   * `metadata` makes the browser fetch the master, a variant and its first segment on every view.
+   */
+  private _preload(options: PlayerOptions, source: MediaSource): PlayerOptions['preload'] {
+    return !this._near || isHls(source) ? 'none' : options.preload;
+  }
+
   private _onPlay(media: MediaResponse, source: MediaSource): void {
     this._locked = { media: media.id, source: sourceKey(source) };
   }
@@ -308,7 +328,7 @@ export class ReelPlayer extends LitElement {
         ${url ? html`
           <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
-            preload=${options.preload}
+            preload=${this._preload(options, source!)}
             ?loop=${options.repeat}
             ?autoplay=${options.autostart === true}
             .muted=${options.muted}

@@ -28,9 +28,13 @@ function isErrorBody(body: unknown): body is ErrorResponse {
   return Array.isArray(errors) && errors.length > 0 && typeof errors[0]?.code === 'string';
 }
 
-/** The base URL of the worker an element talks to: its `endpoint` attribute, else the bundle's origin. */
+/**
+ * The base URL of the worker an element talks to: its `endpoint` attribute, else the page's `window.reelgate.endpoint`,
+ * else the bundle's origin.
+ */
 export function apiBase(endpoint: string | null | undefined): string {
-  const base = endpoint && endpoint.trim() ? endpoint.trim() : BUNDLE_ORIGIN;
+  const pageWide = settings().endpoint;
+  const base = endpoint?.trim() || pageWide?.trim() || BUNDLE_ORIGIN;
   return base.replace(/\/+$/, '');
 }
 
@@ -63,7 +67,7 @@ export function isPlaybackUrl(url: string): boolean {
   }
 }
 
-async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
+async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const devIp = settings().devIp;
   if (devIp) headers[DEV_IP_HEADER] = devIp;
@@ -87,6 +91,57 @@ async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
   }
   throw new ReelApiError(response.status, response.ok ? 'invalid_response' : 'server_error',
     'The video service answered with something unexpected.');
+}
+
+/** A GET in flight, shared by every element asking for the same URL now (the player and its configuration panel). */
+interface SharedGet {
+  promise: Promise<unknown>;
+  controller: AbortController;
+  waiting: number;
+}
+const inFlight = new Map<string, SharedGet>();
+
+/**
+ * The answer to a GET of `url`. Identical calls in flight at the same moment share one request (answers are the same
+ * for the same visitor, and the worker would be asked twice for nothing); it is aborted only once every caller has
+ * given up. Settled requests are not remembered: the next call asks again, and the browser's HTTP cache decides.
+ */
+function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
+  const key = `${url}\n${settings().devIp ?? ''}`;
+  let shared = inFlight.get(key);
+  if (!shared) {
+    const controller = new AbortController();
+    const entry: SharedGet = { controller, waiting: 0, promise: fetchJson<T>(url, controller.signal) };
+    const forget = () => {
+      if (inFlight.get(key) === entry) inFlight.delete(key);
+    };
+    entry.promise.then(forget, forget);
+    inFlight.set(key, entry);
+    shared = entry;
+  }
+  const entry = shared;
+  entry.waiting += 1;
+  return new Promise<T>((resolve, reject) => {
+    const leave = () => {
+      entry.waiting -= 1;
+      if (entry.waiting === 0) {
+        if (inFlight.get(key) === entry) inFlight.delete(key);
+        entry.controller.abort();
+      }
+      reject(signal.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
+    };
+    if (signal.aborted) return leave();
+    signal.addEventListener('abort', leave, { once: true });
+    entry.promise.then((value) => {
+      signal.removeEventListener('abort', leave);
+      entry.waiting -= 1;
+      resolve(value as T);
+    }, (error: unknown) => {
+      signal.removeEventListener('abort', leave);
+      entry.waiting -= 1;
+      reject(error);
+    });
+  });
 }
 
 const seg = encodeURIComponent;

@@ -3,9 +3,13 @@
  *
  * `devIp`: a documentation address (e.g. `192.0.2.30`) sent as `x-reelgate-dev-ip` so a worker running with
  * DEV_MODE on treats the visitor as coming from there. Only sent when the page sets it: the elements never invent one.
+ *
+ * `endpoint`: the worker every element on the page calls unless it has its own `endpoint` attribute. Bundler users
+ * need it (their copy of the elements was not loaded from the worker, so the bundle's own origin is not the worker's).
  */
 export interface ReelgateSettings {
   devIp?: string | null;
+  endpoint?: string | null;
 }
 
 declare global {

@@ -54,6 +54,21 @@ describe('the embed bundle', () => {
     expect(worker.calls[0]!.url.origin).to.equal(new URL(BUNDLE, location.href).origin);
   });
 
+  it('calls the page-wide endpoint (window.reelgate.endpoint) when one is set, an element\'s own attribute first', async () => {
+    await addScript(`${BUNDLE}?copy=1`);
+    window.reelgate = { endpoint: 'https://video.publisher.example/' };
+    try {
+      await fixture(html`<reel-playlist site="vbQmzoYd" playlist="JwMCDvZA"></reel-playlist>`);
+      await waitUntil(() => worker.calls.length === 1, 'no request was made');
+      expect(worker.calls[0]!.url.origin).to.equal('https://video.publisher.example');
+      await fixture(html`<reel-playlist site="vbQmzoYd" playlist="DGRTLuft" endpoint="https://other.example"></reel-playlist>`);
+      await waitUntil(() => worker.calls.length === 2, 'no second request was made');
+      expect(worker.calls[1]!.url.origin).to.equal('https://other.example');
+    } finally {
+      delete window.reelgate;
+    }
+  });
+
   it('sends the dev address only when the page opts in through window.reelgate.devIp', async () => {
     await addScript(`${BUNDLE}?copy=1`);
     await fixture(html`<reel-playlist site="vbQmzoYd" playlist="JwMCDvZA"></reel-playlist>`);

@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../components/reel-player-config/define.ts';
+import '../../components/reel-player/define.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
 import { SITE, player } from './support/fixtures.ts';
 import { $, $$, untilState } from './support/dom.ts';
@@ -19,6 +20,43 @@ describe('<reel-player-config>', () => {
     worker = new FakeWorker().install();
   });
   afterEach(() => worker.restore());
+
+  it('shares one request with a player asking for the same configuration at the same moment', async () => {
+    const held = hold();
+    // Every request gets its own copy of the one answer held back.
+    worker.on(PLAYER_PATH, () => held.promise.then((response) => response.clone()));
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="en">
+      <reel-player site=${SITE} player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player>
+      <reel-player-config site=${SITE} player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player-config>
+      <reel-player-config site=${SITE} player="RkWDvjNV" endpoint=${ENDPOINT}></reel-player-config></div>`);
+    const [first, other] = wrapper.querySelectorAll('reel-player-config');
+    held.release(json(player({ aspectratio: '1:1' }, 'Homepage')));
+    await untilState(first!, 'complete');
+    await untilState(other!, 'complete');
+    expect(worker.callsTo(PLAYER_PATH).map((call) => call.url.pathname)).to.deep.equal([
+      `/api/sites/${SITE}/players/YPi7CmXG`, `/api/sites/${SITE}/players/RkWDvjNV`]);
+    expect(wrapper.querySelector('reel-player')!.options.aspectRatio).to.equal('1 / 1');
+    // Settled answers are not kept: a later element asks again.
+    const late = await fixture<HTMLElement>(html`<reel-player-config site=${SITE} player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player-config>`);
+    await untilState(late, 'complete');
+    expect(worker.callsTo(PLAYER_PATH)).to.have.length(3);
+  });
+
+  it('a shared request goes on for the callers left when one gives up', async () => {
+    const held = hold();
+    // Every request gets its own copy of the one answer held back.
+    worker.on(PLAYER_PATH, () => held.promise.then((response) => response.clone()));
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="en">
+      <reel-player-config site=${SITE} player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player-config>
+      <reel-player-config site=${SITE} player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player-config></div>`);
+    const [leaving, staying] = wrapper.querySelectorAll('reel-player-config');
+    leaving!.setAttribute('player', 'RkWDvjNV');
+    await (leaving as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    expect(worker.callsTo(PLAYER_PATH)[0]!.signal!.aborted).to.equal(false);
+    held.release(json(player({}, 'Homepage')));
+    await untilState(staying!, 'complete');
+    expect($(staying!, '[part="name"]')!.textContent).to.equal('Homepage');
+  });
 
   it('shows name, release channel, plain words for known options and raw values for the rest', async () => {
     worker.on(PLAYER_PATH, () => json({

@@ -101,6 +101,29 @@ describe('<reel-player>', () => {
     expect(v.crossOrigin).to.equal('anonymous');
   });
 
+  it('preloads nothing while far from view, then what the configuration says; HLS never', async () => {
+    serveMedia(worker);
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <div style="block-size: 5000px"></div>
+      <reel-player site=${SITE} media="media001" endpoint=${ENDPOINT}></reel-player></div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    await untilState(el, 'complete');
+    await el.updateComplete;
+    expect(video(el).preload, 'far below the fold').to.equal('none');
+    el.scrollIntoView();
+    await waitUntil(() => video(el).preload === 'metadata', 'the preload never came once in view');
+
+    worker.on(MEDIA_PATH, (url) => json(media(url.pathname.split('/').pop()!, { sources: [{
+      url: 'https://cdn.example.test/hls/media002/master.m3u8', type: 'application/vnd.apple.mpegurl', width: null,
+      height: null, filesize: 0, label: 'Auto' }] })));
+    const hls = await mount(400, { media: 'media002' });
+    await untilState(hls, 'complete');
+    await hls.updateComplete;
+    // Chromium plays HLS natively (pickSource prefers it there): the playlist, preloading nothing, though in view.
+    expect(video(hls).getAttribute('src')).to.match(/master\.m3u8$/);
+    expect(video(hls).preload).to.equal('none');
+  });
+
   it('loads a wider rendition in a wider player', async () => {
     serveMedia(worker);
     const el = await mount(Math.ceil(1000 / devicePixelRatio));
