@@ -139,6 +139,7 @@ export class ReelPlayer extends LitElement {
       'reel-select': (event) => {
         this._playWhenReady = true;
         this.media = event.mediaId;
+        this._bringIntoView();
       },
       'reel-load': (_, playlist) => this._cue(playlist),
       // Failed: the update shows an invitation to choose instead of a loading frame.
@@ -210,6 +211,18 @@ export class ReelPlayer extends LitElement {
     // Before its first render a playlist has no state yet: it is about to load.
     const state = playlist.getAttribute('state');
     return state === null || state === 'loading';
+  }
+
+  /**
+   * A card chosen in a linked playlist starts this player: when less than half of it is on screen (a phone, the shelf
+   * far below), it is scrolled into view so the viewer sees (and hears) what started. Focus stays on the card.
+   */
+  private _bringIntoView(): void {
+    const box = this.getBoundingClientRect();
+    const shown = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
+    if (box.height === 0 || shown >= box.height / 2) return;
+    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
   }
 
   /** With nothing to play yet, takes the playlist's choice or its first item (without starting it). */

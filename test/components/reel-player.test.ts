@@ -194,6 +194,30 @@ describe('<reel-player>', () => {
     expect(worker.callsTo(MEDIA_PATH).map((c) => c.url.pathname.split('/').pop())).to.deep.equal(['media001', 'media003']);
   });
 
+  it('comes into view when a card far below it starts it (a phone), and stays put when it is on screen', async () => {
+    serveMedia(worker);
+    worker.on(FEED_PATH, () => json(feed(1, 6, 3)));
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div style="inline-size: 360px">
+        <reel-player site=${SITE} for="far-shelf" endpoint=${ENDPOINT}></reel-player>
+        <div style="block-size: 3000px"></div>
+        <reel-playlist id="far-shelf" site=${SITE} playlist="JwMCDvZA" endpoint=${ENDPOINT}></reel-playlist>
+      </div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    const playlist = wrapper.querySelector('reel-playlist')!;
+    await untilState(playlist, 'complete');
+    playlist.scrollIntoView();
+    expect(el.getBoundingClientRect().bottom, 'the player starts out of view').to.be.below(0);
+    $$(playlist, '[part="card"]')[1]!.click();
+    await waitUntil(() => el.getBoundingClientRect().top >= -1 && el.getBoundingClientRect().bottom <= innerHeight + 1,
+      'the player never came into view');
+    // On screen already: choosing another card scrolls nothing.
+    const before = scrollY;
+    $$(playlist, '[part="card"]')[2]!.click();
+    await untilState(el, 'complete');
+    expect(scrollY).to.equal(before);
+  });
+
   it('invites a choice when its linked playlist turns out empty', async () => {
     worker.on(FEED_PATH, () => json(feed(1, 6, 0)));
     const wrapper = await fixture<HTMLDivElement>(html`
