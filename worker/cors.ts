@@ -21,7 +21,18 @@ export function originAllowed(config: Config, origin: string | null): origin is 
   return matcher(origin);
 }
 
+/** An origin as browsers send one (`https://host[:port]`), so echoing it reflects nothing a caller made up. */
+function wellFormed(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return url.origin === origin && (url.protocol === 'https:' || url.protocol === 'http:');
+  } catch {
+    return false;
+  }
+}
+
 function originRefused(origin: string, readable: boolean): ApiError {
+  if (!wellFormed(origin)) return new ApiError(403, 'origin_not_allowed', 'This origin may not call this API.');
   return new ApiError(403, 'origin_not_allowed', `Pages on ${origin} may not call this API: add the origin (or a pattern `
     + 'such as https://*.example.com) to the worker\'s allowed_origins.', null,
   // Readable by the refused page, so the elements can say why instead of "could not be reached".
