@@ -120,7 +120,7 @@ export class ReelPlayer extends LitElement {
     if (!entries.some((e) => e.isIntersecting)) return;
     this._near = true;
     this._nearness.observe(); // once: stop watching
-  }, { rootMargin: '50% 0px' }), this);
+  }, { rootMargin: '50%' }), this);
 
   /** Autostart `viewable`: starts muted once half the video is in view, once per media. */
   private readonly _viewable = new Observer(this, () => new IntersectionObserver((entries) => {
@@ -214,15 +214,14 @@ export class ReelPlayer extends LitElement {
   }
 
   /**
-   * A card chosen in a linked playlist starts this player: when less than half of it is on screen (a phone, the shelf
-   * far below), it is scrolled into view so the viewer sees (and hears) what started. Focus stays on the card.
+   * A card chosen in a linked playlist starts this player: when it is off screen (a phone, the shelf far below), it
+   * is scrolled into view so the viewer sees (and hears) what started. Focus stays on the card.
    */
   private _bringIntoView(): void {
-    const box = this.getBoundingClientRect();
-    const shown = Math.min(box.bottom, innerHeight) - Math.max(box.top, 0);
-    if (box.height === 0 || shown >= box.height / 2) return;
-    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-    this.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+    const { top, bottom } = this.getBoundingClientRect();
+    if (bottom < 0 || top > innerHeight) {
+      this.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion:reduce)').matches ? 'auto' : 'smooth' });
+    }
   }
 
   /** With nothing to play yet, takes the playlist's choice or its first item (without starting it). */
@@ -264,14 +263,6 @@ export class ReelPlayer extends LitElement {
     const width = (this._width || this.clientWidth || 640) * (globalThis.devicePixelRatio || 1);
     const probe = document.createElement('video');
     return pickSource(media.sources, width, (type) => probe.canPlayType(type) !== '');
-  }
-
-  /**
-   * The configuration's `preload`, except: nothing while the player is far from view, and nothing for HLS, where even
-   * `metadata` makes the browser fetch the master, a variant and its first segment on every view.
-   */
-  private _preload(options: PlayerOptions, source: MediaSource): PlayerOptions['preload'] {
-    return !this._near || isHls(source) ? 'none' : options.preload;
   }
 
   private _onPlay(media: MediaResponse, source: MediaSource): void {
@@ -341,7 +332,8 @@ export class ReelPlayer extends LitElement {
         ${url ? html`
           <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
-            preload=${this._preload(options, source!)}
+            preload=${/* Nothing while far from view, nor for HLS, where even metadata pulls a first segment. */
+              !this._near || isHls(source!) ? 'none' : options.preload}
             ?loop=${options.repeat}
             ?autoplay=${options.autostart === true}
             .muted=${options.muted}

@@ -95,9 +95,9 @@ async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T> {
 
 /** A GET in flight, shared by every element asking for the same URL now (the player and its configuration panel). */
 interface SharedGet {
-  promise: Promise<unknown>;
-  controller: AbortController;
-  waiting: number;
+  _answer: Promise<unknown>;
+  _abort: AbortController;
+  _waiting: number;
 }
 const inFlight = new Map<string, SharedGet>();
 
@@ -107,40 +107,31 @@ const inFlight = new Map<string, SharedGet>();
  * given up. Settled requests are not remembered: the next call asks again, and the browser's HTTP cache decides.
  */
 function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
-  const key = `${url}\n${settings().devIp ?? ''}`;
-  let shared = inFlight.get(key);
-  if (!shared) {
-    const controller = new AbortController();
-    const entry: SharedGet = { controller, waiting: 0, promise: fetchJson<T>(url, controller.signal) };
-    const forget = () => {
-      if (inFlight.get(key) === entry) inFlight.delete(key);
-    };
-    entry.promise.then(forget, forget);
-    inFlight.set(key, entry);
-    shared = entry;
+  const key = `${url} ${settings().devIp}`;
+  let entry = inFlight.get(key);
+  const forget = () => inFlight.get(key) === entry && inFlight.delete(key);
+  if (!entry) {
+    const abort = new AbortController();
+    inFlight.set(key, entry = { _answer: fetchJson(url, abort.signal), _abort: abort, _waiting: 0 });
+    entry._answer.then(forget, forget);
   }
-  const entry = shared;
-  entry.waiting += 1;
+  entry._waiting++;
   return new Promise<T>((resolve, reject) => {
-    const leave = () => {
-      entry.waiting -= 1;
-      if (entry.waiting === 0) {
-        if (inFlight.get(key) === entry) inFlight.delete(key);
-        entry.controller.abort();
-      }
-      reject(signal.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
+    const settle = (done: () => void) => {
+      signal.removeEventListener('abort', leave);
+      entry._waiting--;
+      done();
     };
-    if (signal.aborted) return leave();
-    signal.addEventListener('abort', leave, { once: true });
-    entry.promise.then((value) => {
-      signal.removeEventListener('abort', leave);
-      entry.waiting -= 1;
-      resolve(value as T);
-    }, (error: unknown) => {
-      signal.removeEventListener('abort', leave);
-      entry.waiting -= 1;
-      reject(error);
+    const leave = () => settle(() => {
+      if (!entry._waiting) {
+        forget();
+        entry._abort.abort();
+      }
+      reject(signal.reason);
     });
+    if (signal.aborted) return leave();
+    signal.addEventListener('abort', leave);
+    entry._answer.then((value) => settle(() => resolve(value as T)), (error: unknown) => settle(() => reject(error)));
   });
 }
 
