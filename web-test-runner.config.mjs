@@ -59,10 +59,15 @@ function embedFrames() {
       if (!frame) return { view: null };
       // The frame may be between documents (its <body> not parsed yet, or its context replaced by a navigation): that
       // is "nothing to see yet", and the test polls again, never a failed command.
-      const view = await frame.evaluate(() => {
+      const view = await frame.evaluate((play) => {
         const player = document.querySelector('reel-player');
         const playlist = document.querySelector('reel-playlist');
         const video = player?.shadowRoot?.querySelector('video') ?? null;
+        // `play`: start the video (muted, as a viewer's click would with sound) to see it really plays.
+        if (play && video?.getAttribute('src') && video.paused) {
+          video.muted = true;
+          void video.play().catch(() => {});
+        }
         return {
           status: document.title,
           text: document.body?.textContent.trim() ?? '',
@@ -72,7 +77,7 @@ function embedFrames() {
           playlist: playlist && { state: playlist.getAttribute('state'),
             cards: playlist.shadowRoot?.querySelectorAll('[part="card"]').length ?? 0 },
         };
-      }).catch(() => null);
+      }, Boolean(payload.play)).catch(() => null);
       return { view };
     },
   };

@@ -22,8 +22,8 @@ interface FrameView {
 }
 interface OEmbed { type: string; html: string; width: number; height: number; title: string; thumbnail_url?: string }
 
-const frameView = async (url: string) =>
-  (await executeServerCommand<{ view: FrameView | null }, { url: string }>('reelgate-frame', { url })).view;
+const frameView = async (url: string, play = false) =>
+  (await executeServerCommand<{ view: FrameView | null }, { url: string; play: boolean }>('reelgate-frame', { url, play })).view;
 
 async function oembed(url: string): Promise<OEmbed> {
   const response = await fetch(`/oembed?url=${encodeURIComponent(url)}&format=json&maxwidth=560`);
@@ -40,12 +40,16 @@ function paste(html: string): HTMLIFrameElement {
 }
 
 /** Waits until the frame shows something `ready` accepts (bounded by the suite's timeout, no fixed delays). */
-async function until(url: string, ready: (view: FrameView) => boolean, what: string): Promise<FrameView> {
+async function until(url: string, ready: (view: FrameView) => boolean, what: string, play = false): Promise<FrameView> {
   let view: FrameView | null = null;
-  await waitUntil(async () => {
-    view = await frameView(url);
-    return view !== null && ready(view);
-  }, `${what}; last seen: ${JSON.stringify(view)}`, { timeout: 30000, interval: 100 });
+  try {
+    await waitUntil(async () => {
+      view = await frameView(url, play);
+      return view !== null && ready(view);
+    }, what, { timeout: 30000, interval: 100 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(view)}`);
+  }
   return view!;
 }
 
@@ -72,8 +76,10 @@ describe('oEmbed and iframe embeds against the real worker', () => {
     const iframe = paste(answer.html);
     expect(iframe.src).to.equal(url);
 
+    // HLS (Chromium plays it natively, so the player picks it) preloads nothing until played, by design: even metadata
+    // would pull a first segment on every view. So the viewer's play is what loads it.
     const view = await until(url, (v) => v.player?.state === 'complete' && Boolean(v.player.src) && v.player.readyState >= 1,
-      'a player with a loaded source');
+      'a player that plays its source', true);
     expect(view.player!.media).to.equal(media.id);
     expect(view.player!.src).to.match(new RegExp(`/cdn/(videos/${media.id}/[A-Za-z0-9]+\\.mp4|hls/${media.id}/master\\.m3u8)$`));
     // The embed page reported its height and the pasted snippet gave it to the iframe.
