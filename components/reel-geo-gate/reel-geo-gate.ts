@@ -17,9 +17,9 @@ interface Decision {
 
 /**
  * Shows its content only to visitors a geo policy of the worker allows. While it asks, the `pending` slot shows; when
- * allowed, the default slot; when denied, the `denied` slot and the reason in words. Content given inside a
- * `<template>` child is only created after an allowed decision, so gated elements in it (a `<reel-playlist>`, say)
- * never load anything for a visitor who is refused. When the worker cannot be reached (network failure, 5xx), the
+ * allowed, the default slot; when denied, the `denied` slot and the reason in words. reelgate's elements inside it
+ * (a `<reel-playlist>`, say) load nothing until it allows, so they never load anything for a visitor who is refused;
+ * other content can go in a `<template>` child, which is only created after an allowed decision. When the worker cannot be reached (network failure, 5xx), the
  * gate opens or stays closed as `fail` says; a refused question (an unknown policy) always stays closed.
  *
  * The worker enforces its policies on its own routes too: the gate decides what the page shows, not who may fetch.
@@ -31,7 +31,8 @@ interface Decision {
  *   `event.failed` (true when the decision came from `fail`).
  * @event {ReelErrorEvent} reel-error - The worker could not be asked. `event.status`, `event.code`, `event.description`.
  *
- * @slot - The gated content (shown when allowed). A `<template>` child is stamped here only when allowed.
+ * @slot - The gated content (shown when allowed; reelgate's elements in it wait for the decision). A `<template>` child
+ *   is stamped here only when allowed.
  * @slot pending - Shown while asking (default: a spinner and "Checking availability…").
  * @slot denied - Shown when denied, above the reason (default: "This content isn't available where you are.").
  *
@@ -104,8 +105,10 @@ export class ReelGeoGate extends LitElement {
   }
 
   protected override updated(): void {
-    if (this.state === 'allowed') this._stamp();
-    else this._unstamp();
+    if (this.state !== 'allowed') return this._unstamp();
+    this._stamp();
+    // Elements put inside directly waited for this (shared/load.ts): now they load.
+    for (const el of this.querySelectorAll<Element & { requestUpdate?: () => void }>('*')) el.requestUpdate?.();
   }
 
   /** Creates the `<template>` child's content after it, once. */

@@ -41,12 +41,22 @@ export class Load<A extends readonly unknown[], T> implements ReactiveController
   }
 
   hostUpdate(): void {
-    if (this._options.args && this._changed()) void this.run();
+    if (this._options.args && this._changed() && !this._held()) void this.run();
   }
 
   /** The host's `state` for this load, from its `willUpdate`: a change of args (run right after) counts as loading. */
   state(ready: boolean): LoadStatus {
-    return this.status === 'idle' || this._changed() ? (ready ? 'loading' : 'idle') : this.status;
+    return this.status === 'idle' || this._changed() ? (ready && !this._held() ? 'loading' : 'idle') : this.status;
+  }
+
+  /**
+   * Inside a `<reel-geo-gate>` that has not allowed (yet): no call is made, so a refused visitor's browser asks for
+   * nothing gated, whether the content came from a `<template>` or was put there directly (as React and Vue do). The
+   * gate updates what it holds once it allows.
+   */
+  private _held(): boolean {
+    const gate = this._host.parentElement?.closest('reel-geo-gate');
+    return !!gate && gate.getAttribute('state') !== 'allowed';
   }
 
   async run(): Promise<void> {

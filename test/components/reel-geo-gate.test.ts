@@ -67,6 +67,42 @@ describe('<reel-geo-gate>', () => {
     expect(worker.callsTo(FEED_PATH)).to.have.length(0);
   });
 
+  // React and Vue put a <template>'s children into the live DOM, so the gate must hold elements given directly too.
+  async function mountDirect() {
+    const wrapper = await fixture<HTMLDivElement>(`
+      <div lang="en">
+        <reel-geo-gate policy="europe" endpoint="${ENDPOINT}">
+          <reel-playlist site="${SITE}" playlist="iREdEiCK" endpoint="${ENDPOINT}"></reel-playlist>
+        </reel-geo-gate>
+      </div>`);
+    return wrapper.querySelector('reel-geo-gate')!;
+  }
+
+  it('holds elements put inside it directly (no template) until it allows, then they load', async () => {
+    const answer = hold();
+    worker.on(GATE_PATH, () => answer.promise);
+    const el = await mountDirect();
+    const playlist = el.querySelector('reel-playlist')!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(el.getAttribute('state')).to.equal('pending');
+    expect(worker.callsTo(FEED_PATH)).to.have.length(0);
+    expect(playlist.getAttribute('state')).to.equal('idle');
+    answer.release(json(gate(true, 'allowed', 'DE')));
+    await untilState(el, 'allowed');
+    await untilState(playlist, 'complete');
+    expect(worker.callsTo(FEED_PATH)).to.have.length(1);
+    expect(visible(playlist)).to.equal(true);
+  });
+
+  it('a refused visitor\'s browser never asks for what is gated inside it directly', async () => {
+    worker.on(GATE_PATH, () => json(gate(false, 'continent_not_allowed', 'US')));
+    const el = await mountDirect();
+    await untilState(el, 'denied');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(worker.callsTo(FEED_PATH)).to.have.length(0);
+    expect(visible(el.querySelector('reel-playlist')!)).to.equal(false);
+  });
+
   it('explains a proxy refusal', async () => {
     worker.on(GATE_PATH, () => json(gate(false, 'proxy_denied', 'NL')));
     const el = await mount();
