@@ -45,7 +45,6 @@ async function setUpSwitcher() {
     window.reelgate.devIp = null;
     return;
   }
-  bar.hidden = false;
   select.value = stored ?? '';
   if (select.value !== (stored ?? '')) select.value = '';
   select.addEventListener('change', () => {
@@ -58,6 +57,8 @@ async function setUpSwitcher() {
   } catch {
     where.textContent = 'The worker could not say where this visitor is.';
   }
+  // Shown complete: a bar that grew as its text arrived would move (it is fixed to the bottom, so it grows upwards).
+  bar.hidden = false;
 }
 
 function dateline() {
