@@ -4,6 +4,7 @@
 //   dist/lib/index.js             the element classes for bundler users (Lit left as an import so it is shared)
 //   dist/types/                   their declarations (dist/types/components/index.d.ts)
 //   dist/custom-elements.json     the custom elements manifest, from the classes' JSDoc
+//   dist/types/frameworks/        typed JSX (react.d.ts) and Vue (vue.d.ts) declarations, from the manifest
 //   dist/index.html + demo files  the publisher demo page, served at /
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { embedOptions } from './build-options.mjs';
+import { writeFrameworkTypes } from './framework-types.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -78,6 +80,8 @@ execFileSync(process.execPath, [
   const text = readFileSync(file, 'utf8').replace(/"(path|module)": "components\/[^"]+\.ts"/g, `"$1": "${shipped}"`);
   writeFileSync(file, text);
 }
+// Typed JSX (React 19) and Vue declarations, from the manifest just written.
+writeFrameworkTypes(dist);
 
 // The demo page and its files (never the sandbox or the start script, which are not page files).
 function copyDemo(from) {
