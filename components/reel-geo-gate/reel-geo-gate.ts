@@ -148,10 +148,10 @@ export class ReelGeoGate extends LitElement {
           aria-hidden="true"></span>Checking availability…</div></slot></div>` : nothing}
         ${state !== 'denied' ? html`<div class=${pending ? 'off' : ''}><slot></slot></div>` : nothing}
         ${state !== 'allowed' ? html`
-          <div class="denied message ${pending ? 'off' : ''}" part=${pending ? nothing : 'denied'} role=${pending ? nothing : 'status'}>
+          <div class="denied message ${pending ? 'off' : ''}" part="denied" role="status">
             <slot name="denied"><p>This content isn’t available where you are.</p></slot>
-            <p class="reason" part=${pending ? nothing : 'reason'}>${pending ? '' : describeReason(this.reason ?? 'gate_refused',
-              this.decision?.country ?? null, lang)}</p>
+            <p class="reason" part="reason">${describeReason(this.reason ?? 'gate_refused', this.decision?.country ?? null,
+              lang)}</p>
           </div>` : nothing}
       </div>`;
   }

@@ -106,6 +106,23 @@ describe('layout shift (issue 14)', () => {
     });
   }
 
+  it('<reel-player>: none when the configuration\'s shape differs from `ratio` (the picture is letterboxed)', async () => {
+    const configAnswer = hold();
+    worker.on(MEDIA_PATH, () => json(LONG)).on(PLAYER_PATH, () => configAnswer.promise);
+    const shifts = watchShifts();
+    const el = await mount(
+      `<reel-player site="${SITE}" media="m1" player="p1" ratio="16:9" endpoint="${ENDPOINT}"></reel-player>`);
+    await untilState(el, 'complete');
+    await painted();
+    await release(configAnswer, player({ ...CONFIG, aspectratio: '9:16' }));
+    await el.updateComplete;
+    const frame = el.shadowRoot!.querySelector('[part="frame"]')!.getBoundingClientRect();
+    const video = el.shadowRoot!.querySelector('video')!.getBoundingClientRect();
+    expect(Math.round(frame.height)).to.equal(Math.round(412 * 9 / 16));
+    expect(Math.round(video.width)).to.equal(Math.round(frame.height * 9 / 16));
+    expect(await shifts.total()).to.equal(0);
+  });
+
   it('<reel-player>: none without a configuration (title and description by default)', async () => {
     const mediaAnswer = hold();
     worker.on(MEDIA_PATH, () => mediaAnswer.promise);
