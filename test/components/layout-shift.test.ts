@@ -9,6 +9,7 @@ import '../../components/reel-player/define.ts';
 import '../../components/reel-player-config/define.ts';
 import '../../components/reel-playlist/define.ts';
 import { FakeWorker, hold, json, type Held } from './support/fake-worker.ts';
+import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
 import { SITE, feed, gate, media, player } from './support/fixtures.ts';
 import { untilState } from './support/dom.ts';
 
@@ -110,7 +111,7 @@ describe('layout shift (issue 14)', () => {
     const configAnswer = hold();
     worker.on(MEDIA_PATH, () => json(LONG)).on(PLAYER_PATH, () => configAnswer.promise);
     const shifts = watchShifts();
-    const el = await mount(
+    const el = await mount<ReelPlayer>(
       `<reel-player site="${SITE}" media="m1" player="p1" ratio="16:9" endpoint="${ENDPOINT}"></reel-player>`);
     await untilState(el, 'complete');
     await painted();
