@@ -4,12 +4,22 @@ export const geoGateStyles = css`
   :host {
     display: block;
   }
+  .cell {
+    display: grid;
+  }
+  .cell > * {
+    grid-area: 1 / 1;
+  }
+  .off {
+    visibility: hidden;
+  }
   .denied {
     display: grid;
     gap: 0.5rem;
   }
   .reason {
     margin: 0;
+    min-block-size: 2lh;
     color: var(--_muted);
   }
   .pending {

@@ -22,6 +22,12 @@ interface Decision {
  * other content can go in a `<template>` child, which is only created after an allowed decision. When the worker cannot be reached (network failure, 5xx), the
  * gate opens or stays closed as `fail` says; a refused question (an unknown policy) always stays closed.
  *
+ * Its block size never shrinks once a policy is set, so the page under it does not move when it decides: while
+ * asking, the pending message, the denied message (with two lines kept for the reason) and content put inside it
+ * directly share one grid cell, the last two laid out but invisible, so the gate is already as tall as the largest;
+ * once decided it keeps at least that height. Content stamped from a `<template>` does not exist before it is allowed,
+ * so its size cannot be kept: give the gate a `min-block-size` in the page for it (or put the content in directly).
+ *
  * The worker enforces its policies on its own routes too: the gate decides what the page shows, not who may fetch.
  *
  * @tag reel-geo-gate
@@ -66,6 +72,8 @@ export class ReelGeoGate extends LitElement {
   reason: GateDecisionReason | null = null;
 
   private _stamped: Node[] = [];
+  /** The block size reached while pending, kept once decided (px). */
+  private _keep = 0;
 
   private readonly _gate = new Load(this, {
     args: () => [this.endpoint, this.policy, this.fail] as const,
@@ -100,6 +108,8 @@ export class ReelGeoGate extends LitElement {
     // A new question (asked right after this hook) counts as pending: until it is answered, nothing gated shows.
     const status = this._gate.state(!!this.policy);
     const decision = status === 'complete' ? this._gate.value : undefined;
+    const cell = this.renderRoot?.querySelector?.('.cell');
+    if (cell) this._keep = Math.max(this._keep, cell.getBoundingClientRect().height);
     this.state = decision ? (decision.allowed ? 'allowed' : 'denied') : status === 'idle' ? 'idle' : 'pending';
     this.reason = decision?.reason ?? null;
   }
@@ -128,21 +138,21 @@ export class ReelGeoGate extends LitElement {
 
   protected override render() {
     const lang = pageLang(this);
-    switch (this.state) {
-      case 'idle':
-        return nothing;
-      case 'pending':
-        return html`<slot name="pending"><div class="pending" part="pending" role="status"><span class="spinner"
-          aria-hidden="true"></span>Checking availability…</div></slot>`;
-      case 'allowed':
-        return html`<slot></slot>`;
-      case 'denied':
-        return html`
-          <div class="denied message" part="denied" role="status">
+    const state = this.state;
+    if (state === 'idle') return nothing;
+    const pending = state === 'pending';
+    // One grid cell: while pending, what either answer can show is laid out under the pending message, invisible.
+    return html`
+      <div class="cell" .style=${`min-block-size:${this._keep}px`}>
+        ${pending ? html`<div><slot name="pending"><div class="pending" part="pending" role="status"><span class="spinner"
+          aria-hidden="true"></span>Checking availability…</div></slot></div>` : nothing}
+        ${state !== 'denied' ? html`<div class=${pending ? 'off' : ''}><slot></slot></div>` : nothing}
+        ${state !== 'allowed' ? html`
+          <div class="denied message ${pending ? 'off' : ''}" part="denied" role="status">
             <slot name="denied"><p>This content isn’t available where you are.</p></slot>
             <p class="reason" part="reason">${describeReason(this.reason ?? 'gate_refused', this.decision?.country ?? null,
               lang)}</p>
-          </div>`;
-    }
+          </div>` : nothing}
+      </div>`;
   }
 }

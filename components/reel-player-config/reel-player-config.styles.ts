@@ -4,7 +4,18 @@ export const playerConfigStyles = css`
   :host {
     display: block;
   }
+  /* One fixed size from first paint for the skeleton, the panel and the error, however many options arrive. */
+  :host([state]:not([state='idle'])) {
+    block-size: var(--reel-player-config-block-size, 20rem);
+  }
+  .panel,
+  .message {
+    box-sizing: border-box;
+    max-block-size: 100%;
+    overflow: auto;
+  }
   .panel {
+    block-size: 100%;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: var(--_surface);

@@ -12,10 +12,16 @@ export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
  * A readable view of a player configuration: its name, release channel, and each `setup_config` option, with a
  * plain-language label and value for the options reelgate understands and the raw value for the rest.
  *
+ * It keeps one block size from its first paint (`--reel-player-config-block-size`, default `20rem`) for the loading
+ * skeleton, the panel and an error alike, and scrolls a panel with more options than fit, so nothing under it moves
+ * when the configuration arrives. Set the property to `auto` to size it to its content instead (the page then moves).
+ *
  * @tag reel-player-config
  * @summary A player configuration panel.
  *
  * @event {ReelErrorEvent} reel-error - Loading failed. `event.status`, `event.code`, `event.description`.
+ *
+ * @cssproperty --reel-player-config-block-size - Its block size while loading or shown (default `20rem`).
  *
  * @csspart panel - The outer box.
  * @csspart name - The player's name.
@@ -73,9 +79,10 @@ export class ReelPlayerConfig extends LitElement {
         </div>`,
       complete: (player) => {
         const lang = pageLang(this);
+        // The panel is focusable: with many options it scrolls in its fixed size, and keyboards must reach it.
         const rows = describeConfig(player.setup_config, (n) => formatNumber(n, lang, { maximumFractionDigits: 2 }));
         return html`
-          <section class="panel" part="panel" aria-labelledby="name">
+          <section class="panel" part="panel" aria-labelledby="name" tabindex="0">
             <p class="name" part="name" id="name">${player.name}</p>
             <span class="channel" part="channel">Release channel: ${player.release_channel}</span>
             ${rows.length ? html`

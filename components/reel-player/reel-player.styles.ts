@@ -12,10 +12,13 @@ export const playerStyles = css`
     border-radius: var(--_radius);
     overflow: hidden;
   }
+  /* Out of flow: the frame's size is its ratio's alone; a configuration of another shape letterboxes inside it. */
   video {
-    display: block;
-    inline-size: 100%;
-    block-size: 100%;
+    position: absolute;
+    inset: 0;
+    margin: auto;
+    inline-size: var(--_w, 100%);
+    block-size: var(--_h, 100%);
     object-fit: var(--_fit, contain);
     background: transparent;
   }
@@ -37,12 +40,19 @@ export const playerStyles = css`
     background: rgb(0 0 0 / 0.72);
     pointer-events: none;
   }
+  .frame > .message {
+    position: absolute;
+    inset: 0;
+    overflow: auto;
+  }
+  /* Rows of fixed size, filled or not, so nothing under the player moves when they are. */
   .toolbar {
     display: flex;
-    flex-wrap: wrap;
     justify-content: end;
-    gap: 0.5rem;
+    align-items: center;
     margin-block-start: 0.5rem;
+    block-size: 2.25rem;
+    overflow: hidden;
   }
   .toolbar label {
     display: inline-flex;
@@ -59,20 +69,34 @@ export const playerStyles = css`
     border-radius: var(--_radius);
     padding-block: 0.25rem;
     padding-inline: 0.5rem;
-    min-block-size: 2.25rem;
+    block-size: 2.25rem;
   }
-  .title {
+  .title-row {
     margin-block: 0.75rem 0.25rem;
-    margin-inline: 0;
     font-size: var(--reel-player-title-size, 1.25rem);
     font-weight: 700;
+    line-height: 1.3;
+    block-size: 1lh;
+    overflow: hidden;
+  }
+  .title {
+    margin: 0;
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  .description-row {
+    color: var(--_muted);
+    line-height: 1.5;
+    block-size: calc(var(--reel-player-description-lines, 2) * 1lh);
+    overflow: hidden;
   }
   .description {
     margin: 0;
-    color: var(--_muted);
-  }
-  .message {
-    margin-block-start: 0.5rem;
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: var(--reel-player-description-lines, 2);
+    overflow: hidden;
   }
   @media (forced-colors: active) {
     .frame {

@@ -5,7 +5,7 @@ import { formatRate, pageLang } from '../shared/format.ts';
 import { Link } from '../shared/link.ts';
 import { IDLE, Load, reportError } from '../shared/load.ts';
 import { Observer } from '../shared/observer.ts';
-import { playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
+import { aspectRatio, playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
 import { isHls, pickSource } from './pick-source.ts';
 import { playerStyles } from './reel-player.styles.ts';
@@ -27,6 +27,14 @@ interface PlaylistLike extends HTMLElement {
  * Content under a geo policy comes as the worker's own playback URLs, which expire: when one does mid-playback, the
  * player asks for the media again (fresh URLs, and the policy decided again) and resumes where it was.
  *
+ * Its geometry is fixed at first paint, so the page never shifts when the configuration or the media arrive: the frame
+ * takes its shape from `ratio`, and under it the rows named by `rows` keep their space whether or not they have
+ * anything to show yet (the toolbar one control high, the title one line, the description
+ * `--reel-player-description-lines` lines, longer text clamped). With `ratio`, a configuration of another aspect ratio
+ * shows its picture in that shape inside the frame, with bars, and never resizes it; without, the frame is 16:9 and
+ * takes the configuration's shape when it arrives (a shift, unless that is 16:9 too). Rows not named stay hidden
+ * whatever the configuration says.
+ *
  * @tag reel-player
  * @summary A video player.
  *
@@ -47,6 +55,7 @@ interface PlaylistLike extends HTMLElement {
  *
  * @cssproperty --reel-player-background - Behind the video (letterbox bars); default `#000`.
  * @cssproperty --reel-player-title-size - Font size of the title (default `1.25rem`).
+ * @cssproperty --reel-player-description-lines - Lines kept for the description (default `2`).
  * @cssproperty --reel-font - Font family.
  * @cssproperty --reel-color-text - Text colour.
  * @cssproperty --reel-color-muted - Description and label colour.
@@ -63,6 +72,8 @@ export class ReelPlayer extends LitElement {
     site: {},
     media: { reflect: true },
     player: {},
+    ratio: {},
+    rows: {},
     htmlFor: { attribute: 'for' },
     endpoint: {},
     state: { reflect: true },
@@ -79,6 +90,16 @@ export class ReelPlayer extends LitElement {
   media = '';
   /** The player id whose `setup_config` applies (optional; without it: controls, no autostart, 16:9). */
   player = '';
+  /**
+   * The frame's shape, width to height (`16:9`, `4:3`, `9:16`), kept from first paint whatever the configuration says.
+   * Without it: 16:9, then the configuration's shape once loaded. Set it to the configuration's `aspectratio`.
+   */
+  ratio = '';
+  /**
+   * The rows under the frame to keep space for, of `toolbar` (the speed menu), `title` and `description`, separated by
+   * spaces. Default: all three with a `player`, `title description` without (what the configuration can show).
+   */
+  rows: string | null = null;
   /** The id of a `<reel-playlist>` in the same document (or shadow root) to follow. */
   htmlFor = '';
   /** Another worker to ask (default: the origin the bundle was loaded from). */
@@ -302,33 +323,53 @@ export class ReelPlayer extends LitElement {
 
   protected override render() {
     const options = this.options;
+    const status = this._media.status;
+    const busy = status === 'loading' || (status === 'idle' && this._waitingForPlaylist());
     // Set through the CSSOM (a property binding to `style`, as styleMap does), so a page's CSP that forbids inline
-    // style attributes does not drop it. Both values are checked: a `w / h` of numbers, and a known `object-fit`.
-    const frameStyle = `--_ratio:${options.aspectRatio ?? '16 / 9'};--_fit:${options.fit}`;
-    return this._media.render({
-      idle: () => this._waitingForPlaylist() ? html`
-        <div class="frame skeleton" part="frame" .style=${frameStyle} aria-busy="true"></div>` : html`
-        <div class="frame" part="frame" .style=${frameStyle}>
-          <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>
-        </div>`,
-      loading: () => html`
-        <div class="frame skeleton" part="frame" .style=${frameStyle} aria-busy="true">
-          <span class="visually-hidden" role="status">Loading video…</span>
-        </div>`,
-      complete: (media) => this._renderMedia(media, options, frameStyle),
-    });
+    // style attributes does not drop it. Values are checked: `w / h` of numbers, a known `object-fit`, percentages.
+    const frame = aspectRatio(this.ratio) ?? options.aspectRatio ?? '16 / 9';
+    const frameStyle = `--_ratio:${frame};--_fit:${options.fit}${pictureBox(frame, options.aspectRatio)}`;
+    const media = this.mediaItem;
+    return html`
+      <div class="frame ${busy ? 'skeleton' : ''}" part="frame" .style=${frameStyle} aria-busy=${busy ? 'true' : nothing}>
+        ${this._media.render({
+          idle: () => busy ? nothing : html`
+            <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>`,
+          loading: () => html`<span class="visually-hidden" role="status">Loading video…</span>`,
+          complete: (answer) => this._renderMedia(answer, options),
+        })}
+      </div>
+      ${this._renderRows(options, media)}`;
   }
 
-  private _renderMedia(answer: MediaResponse, options: PlayerOptions, frameStyle: string) {
+  /** The rows under the frame: each named one keeps its space, empty until the configuration and media fill it. */
+  private _renderRows(options: PlayerOptions, media: MediaResponse | undefined) {
+    const rows = (this.rows ?? (this.player ? 'toolbar title description' : 'title description')).split(/\s+/);
+    const rates = media && options.rates;
+    const lang = pageLang(this);
+    return html`
+      ${rows.includes('toolbar') ? html`
+        <div class="toolbar" part="toolbar">${rates ? html`
+          <label>Speed
+            <select part="rate-menu" @change=${this._onRate}>
+              ${rates.map((r) => html`<option value=${r} ?selected=${r === this._rate}>${formatRate(r, lang)}</option>`)}
+            </select>
+          </label>` : nothing}
+        </div>` : nothing}
+      ${rows.includes('title') ? html`<div class="title-row">${media && options.showTitle
+        ? html`<p class="title" part="title">${media.title}</p>` : nothing}</div>` : nothing}
+      ${rows.includes('description') ? html`<div class="description-row">${media && options.showDescription &&
+        media.description ? html`<p class="description" part="description">${media.description}</p>` : nothing}</div>`
+        : nothing}`;
+  }
+
+  private _renderMedia(answer: MediaResponse, options: PlayerOptions) {
     const media = this._fresh?.id === answer.id ? this._fresh : answer;
     const source = this._pick(media);
     const url = source ? mediaUrl(this.endpoint, source.url) : null;
     const poster = media.poster ? mediaUrl(this.endpoint, media.poster) : null;
-    const lang = pageLang(this);
-    const rates = options.rates;
     const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
     return html`
-      <div class="frame" part="frame" .style=${frameStyle}>
         ${url ? html`
           <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
@@ -349,21 +390,19 @@ export class ReelPlayer extends LitElement {
           : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
         ${url && this._playbackFailed
           ? html`<div class="placeholder failed" part="playback-error" role="alert">This video could not be played.</div>`
-          : nothing}
-      </div>
-      ${rates ? html`
-        <div class="toolbar" part="toolbar">
-          <label>Speed
-            <select part="rate-menu" @change=${this._onRate}>
-              ${rates.map((r) => html`<option value=${r} ?selected=${r === this._rate}>${formatRate(r, lang)}</option>`)}
-            </select>
-          </label>
-        </div>` : nothing}
-      ${options.showTitle ? html`<p class="title" part="title">${media.title}</p>` : nothing}
-      ${options.showDescription && media.description
-        ? html`<p class="description" part="description">${media.description}</p>` : nothing}
-    `;
+          : nothing}`;
   }
+}
+
+/**
+ * The picture's box inside the frame when the configuration's shape differs from the frame's: as large as fits,
+ * centred (the frame keeps its size, so nothing under it moves).
+ */
+function pictureBox(frame: string, shape: string | null): string {
+  if (!shape || shape === frame) return '';
+  const ratio = (s: string) => { const [w, h] = s.split(' / ').map(Number); return w! / h!; };
+  const r = ratio(shape) / ratio(frame);
+  return r < 1 ? `;--_w:${r * 100}%` : `;--_h:${100 / r}%`;
 }
 
 /** At most one renewal of expired playback URLs per interval, so a file that never plays cannot loop. */

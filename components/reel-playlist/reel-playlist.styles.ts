@@ -5,18 +5,24 @@ export const playlistStyles = css`
     display: block;
     container-type: inline-size;
   }
+  /* Rows of fixed size, so the skeleton and the list it becomes have one geometry. */
   .header {
     display: flex;
-    flex-wrap: wrap;
-    align-items: baseline;
+    align-items: center;
     justify-content: space-between;
-    gap: 0.25rem var(--_gap);
+    gap: var(--_gap);
     margin-block-end: 0.75rem;
+    block-size: 1.75rem;
+    white-space: nowrap;
+    overflow: hidden;
   }
   .title {
     font-size: var(--reel-title-size, 1.125rem);
     font-weight: 700;
     margin: 0;
+    min-inline-size: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
   }
   .count {
     color: var(--_muted);
@@ -95,7 +101,10 @@ export const playlistStyles = css`
   .text {
     display: grid;
     gap: 0.125rem;
+    grid-template-rows: 2lh 1lh;
+    line-height: 1.4;
     min-inline-size: 0;
+    overflow: hidden;
   }
   .card-title {
     font-weight: 600;
@@ -121,6 +130,9 @@ export const playlistStyles = css`
     display: inline-block;
     inline-size: 12rem;
     block-size: 1.25rem;
+  }
+  .off {
+    visibility: hidden;
   }
   .footer {
     display: flex;

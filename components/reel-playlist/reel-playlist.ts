@@ -17,6 +17,11 @@ const MAX_PAGE_SIZE = 50;
  * localised duration. Cards form one tab stop (arrow keys, Home and End move; Enter or Space chooses); "Load more"
  * fetches the next page.
  *
+ * Its loading skeleton has the list's own geometry (a header row, `page-size` cards with their two title lines and
+ * date line, and the "Load more" row), and once the cards arrive the list keeps at least the skeleton's block size,
+ * so nothing under it moves; only "Load more", which the reader asks for, grows it. Card titles are clamped to two
+ * lines and the header to one.
+ *
  * @tag reel-playlist
  * @summary A video playlist shelf.
  *
@@ -80,6 +85,8 @@ export class ReelPlaylist extends LitElement {
   layout: PlaylistLayout = 'grid';
   /** Cards per page (1–50, default 12); "Load more" fetches the next page of this size. */
   pageSize = 12;
+  /** The skeleton's block size, kept by the list (px). */
+  private _keep = 0;
   /** Another worker to ask (default: the origin the bundle was loaded from). */
   endpoint: string | null = null;
   /** The chosen media id; set it to mark a card chosen without an event. */
@@ -149,6 +156,9 @@ export class ReelPlaylist extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The skeleton on screen is the size the list keeps once its cards arrive.
+    const skeleton = this.renderRoot?.querySelector?.('.box:has(> .skeleton-cards)');
+    if (skeleton) this._keep = skeleton.getBoundingClientRect().height;
     const state = this._firstPage.state(!!(this.site && this.playlist));
     this.state = state === 'complete' && this._items.length === 0 ? 'empty' : state;
     if (changed.has('selected') && this.selected) {
@@ -216,26 +226,26 @@ export class ReelPlaylist extends LitElement {
     return html`
       <div class="visually-hidden" role="status" aria-live="polite">${
         this.state === 'loading' ? 'Loading videos…' : this._announce}</div>
-      ${this._firstPage.render({
+      <div class="box" .style=${`min-block-size:${this._keep}px`}>${this._firstPage.render({
         idle: () => (this.site && this.playlist ? this._renderSkeleton() : nothing),
         loading: () => this._renderSkeleton(),
         complete: () => this._renderList(),
-      })}
+      })}</div>
     `;
   }
 
+  /** The list's geometry: its header, a page of cards and the "Load more" row (invisible). */
   private _renderSkeleton() {
-    const count = Math.min(this._pageLength(), 8);
     return html`
       <div class="header" aria-hidden="true"><span class="skeleton title-skeleton"></span></div>
-      <div class="cards" aria-hidden="true">
-        ${Array.from({ length: count }, () => html`
+      <div class="cards skeleton-cards" aria-hidden="true">
+        ${Array.from({ length: this._pageLength() }, () => html`
           <div class="card skeleton-card">
             <div class="thumb skeleton"></div>
-            <div class="line skeleton"></div>
-            <div class="line short skeleton"></div>
+            <div class="text"><div class="line skeleton"></div><div class="line short skeleton"></div></div>
           </div>`)}
-      </div>`;
+      </div>
+      <div class="footer off" aria-hidden="true"><button tabindex="-1" disabled>Load more</button></div>`;
   }
 
   private _renderList() {

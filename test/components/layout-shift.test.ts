@@ -1,0 +1,181 @@
+/**
+ * Issue 14: the elements contribute no layout shift. Each one is mounted above a paragraph, walked through its
+ * states with held answers (a frame painted between steps), and the page's `layout-shift` entries since mounting
+ * (less those right after input, as CLS counts them) must add up to exactly 0.
+ */
+import { expect, fixture } from '@open-wc/testing';
+import '../../components/reel-geo-gate/define.ts';
+import '../../components/reel-player/define.ts';
+import '../../components/reel-player-config/define.ts';
+import '../../components/reel-playlist/define.ts';
+import { FakeWorker, hold, json, type Held } from './support/fake-worker.ts';
+import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
+import { SITE, feed, gate, media, player } from './support/fixtures.ts';
+import { untilState } from './support/dom.ts';
+
+const ENDPOINT = 'https://worker.example.test';
+const MEDIA_PATH = /^\/api\/sites\/[^/]+\/media\/[^/]+$/;
+const PLAYER_PATH = /^\/api\/sites\/[^/]+\/players\/[^/]+$/;
+const FEED_PATH = /^\/api\/sites\/[^/]+\/playlists\/[^/]+$/;
+const GATE_PATH = /^\/api\/gate\/[^/]+$/;
+
+interface Shift extends PerformanceEntry {
+  value: number;
+  hadRecentInput: boolean;
+}
+
+/** Two animation frames: the step before has been painted, so a move after it counts as a shift. */
+const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+
+/** Whether `node` is `root` or inside it, through shadow roots. */
+function inside(root: Node, node: Node | null): boolean {
+  for (let n = node; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) if (n === root) return true;
+  return false;
+}
+
+interface Attributed extends Shift {
+  sources: ReadonlyArray<{ node: Node | null }>;
+}
+
+/** Collects layout shifts from now on of what is inside the fixture (not late ones of an earlier test's page). */
+function watchShifts() {
+  const since = performance.now();
+  const entries: Shift[] = [];
+  const observer = new PerformanceObserver((list) => entries.push(...(list.getEntries() as Shift[])));
+  observer.observe({ type: 'layout-shift', buffered: true });
+  return {
+    async total(): Promise<number> {
+      await painted();
+      await painted();
+      entries.push(...(observer.takeRecords() as Shift[]));
+      observer.disconnect();
+      const root = document.querySelector('.shift-fixture')!;
+      return entries.filter((e) => e.startTime >= since && !e.hadRecentInput
+        && (e as Attributed).sources.some((s) => inside(root, s.node))).reduce((sum, e) => sum + e.value, 0);
+    },
+  };
+}
+
+/** `html` (one element) in a column (412 px: a phone) with a paragraph under it, all in view. */
+async function mount<T extends HTMLElement>(html: string, width = 412): Promise<T> {
+  const wrapper = await fixture<HTMLDivElement>(`
+    <div class="shift-fixture" lang="en" style="inline-size: ${width}px">${html}<p class="below">The article goes on under the widget.</p></div>`);
+  await painted();
+  return wrapper.firstElementChild as T;
+}
+
+async function release(held: Held, body: unknown): Promise<void> {
+  held.release(json(body));
+  await painted();
+}
+
+const CONFIG = {
+  aspectratio: '4:3', playbackRateControls: true, displaytitle: true, displaydescription: true,
+};
+const LONG = media('m1', {
+  title: 'A rather long title for a video that will not fit on one line of a narrow column',
+  description: 'A description long enough to wrap over several lines in a column of this width, as editors write '
+    + 'them: who is in it, where it was filmed, and why it matters to the reader of this article.',
+});
+
+describe('layout shift (issue 14)', () => {
+  let worker: FakeWorker;
+  beforeEach(() => {
+    worker = new FakeWorker().install();
+  });
+  afterEach(() => worker.restore());
+
+  for (const order of ['media first', 'configuration first'] as const) {
+    it(`<reel-player>: none while the media and then the configuration arrive (${order})`, async () => {
+      const mediaAnswer = hold();
+      const configAnswer = hold();
+      worker.on(MEDIA_PATH, () => mediaAnswer.promise).on(PLAYER_PATH, () => configAnswer.promise);
+      const shifts = watchShifts();
+      const el = await mount(
+        `<reel-player site="${SITE}" media="m1" player="p1" ratio="4:3" endpoint="${ENDPOINT}"></reel-player>`);
+      if (order === 'media first') {
+        await release(mediaAnswer, LONG);
+        await release(configAnswer, player(CONFIG));
+      } else {
+        await release(configAnswer, player(CONFIG));
+        await release(mediaAnswer, LONG);
+      }
+      await untilState(el, 'complete');
+      expect(el.shadowRoot!.querySelector('[part="rate-menu"]')).to.not.equal(null);
+      expect(el.shadowRoot!.querySelector('[part="description"]')).to.not.equal(null);
+      expect(await shifts.total()).to.equal(0);
+    });
+  }
+
+  it('<reel-player>: none when the configuration\'s shape differs from `ratio` (the picture is letterboxed)', async () => {
+    const configAnswer = hold();
+    worker.on(MEDIA_PATH, () => json(LONG)).on(PLAYER_PATH, () => configAnswer.promise);
+    const shifts = watchShifts();
+    const el = await mount<ReelPlayer>(
+      `<reel-player site="${SITE}" media="m1" player="p1" ratio="16:9" endpoint="${ENDPOINT}"></reel-player>`);
+    await untilState(el, 'complete');
+    await painted();
+    await release(configAnswer, player({ ...CONFIG, aspectratio: '9:16' }));
+    await el.updateComplete;
+    const frame = el.shadowRoot!.querySelector('[part="frame"]')!.getBoundingClientRect();
+    const video = el.shadowRoot!.querySelector('video')!.getBoundingClientRect();
+    expect(Math.round(frame.height)).to.equal(Math.round(412 * 9 / 16));
+    expect(Math.round(video.width)).to.equal(Math.round(frame.height * 9 / 16));
+    expect(await shifts.total()).to.equal(0);
+  });
+
+  it('<reel-player>: none without a configuration (title and description by default)', async () => {
+    const mediaAnswer = hold();
+    worker.on(MEDIA_PATH, () => mediaAnswer.promise);
+    const shifts = watchShifts();
+    const el = await mount(`<reel-player site="${SITE}" media="m1" endpoint="${ENDPOINT}"></reel-player>`);
+    await release(mediaAnswer, LONG);
+    await untilState(el, 'complete');
+    expect(await shifts.total()).to.equal(0);
+  });
+
+  for (const [name, answer] of [
+    ['denied', gate(false, 'continent_not_allowed', 'US')],
+    ['allowed', gate(true, 'allowed', 'DE')],
+  ] as const) {
+    it(`<reel-geo-gate>: none from pending to ${name}`, async () => {
+      const held = hold();
+      worker.on(GATE_PATH, () => held.promise);
+      const shifts = watchShifts();
+      const el = await mount(`
+        <reel-geo-gate policy="europe" endpoint="${ENDPOINT}">
+          <p>Gated text, put in directly.</p>
+        </reel-geo-gate>`);
+      await untilState(el, 'pending');
+      await painted();
+      await release(held, answer);
+      await untilState(el, name);
+      expect(await shifts.total()).to.equal(0);
+    });
+  }
+
+  // Small pages, so the paragraph under the list is in view (a shift out of view is no shift).
+  for (const [layout, width, size, total] of [['grid', 640, 2, 9], ['list', 412, 3, 9], ['list', 412, 3, 2]] as const) {
+    it(`<reel-playlist>: none from the skeleton to the cards (${layout}, page of ${size}, ${total} in all)`, async () => {
+      const held = hold();
+      worker.on(FEED_PATH, () => held.promise);
+      const shifts = watchShifts();
+      const el = await mount(`<reel-playlist site="${SITE}" playlist="iREdEiCK" layout="${layout}" page-size="${size}"
+        endpoint="${ENDPOINT}"></reel-playlist>`, width);
+      expect(el.nextElementSibling!.getBoundingClientRect().bottom).to.be.below(innerHeight);
+      await release(held, feed(1, size, total));
+      await untilState(el, 'complete');
+      expect(await shifts.total()).to.equal(0);
+    });
+  }
+
+  it('<reel-player-config>: none from the skeleton to the panel', async () => {
+    const held = hold();
+    worker.on(PLAYER_PATH, () => held.promise);
+    const shifts = watchShifts();
+    const el = await mount(`<reel-player-config site="${SITE}" player="p1" endpoint="${ENDPOINT}"></reel-player-config>`);
+    await release(held, player(CONFIG));
+    await untilState(el, 'complete');
+    expect(await shifts.total()).to.equal(0);
+  });
+});
