@@ -46,8 +46,8 @@ function view(doc: Document) {
       name: config?.shadowRoot?.querySelector('[part="name"]')?.textContent ?? null },
     gate: { state: gate?.getAttribute('state'), reason: gate?.getAttribute('reason') },
     gated: { present: !!gated, state: gated?.getAttribute('state'), cards: cards(gated) },
-    // Every request the frame made (resource timing lists fetches too): what a fetch spy would have seen, from boot on.
     text: doc.body.textContent ?? '',
+    // Every request the frame made (resource timing lists fetches too): what a fetch spy would have seen, from boot on.
     requests: (doc.defaultView!.performance.getEntriesByType('resource')).map((entry) => entry.name),
   };
 }
