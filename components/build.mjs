@@ -83,12 +83,13 @@ execFileSync(process.execPath, [
 // Typed JSX (React 19) and Vue declarations, from the manifest just written.
 writeFrameworkTypes(dist);
 
-// The demo page and its files (never the sandbox or the start script, which are not page files).
+// The demo page and its files (never the sandbox, the start script or the example apps, which Vite builds into
+// .build/apps/: npm run check:apps).
 function copyDemo(from) {
   for (const name of readdirSync(from)) {
     const source = join(from, name);
     const rel = relative(at('demo'), source);
-    if (rel === 'sandbox' || rel === 'start.mjs') continue;
+    if (['sandbox', 'start.mjs', 'react-app', 'vue-app'].includes(rel)) continue;
     if (statSync(source).isDirectory()) copyDemo(source);
     else if (/\.(html|css|js|svg|png|jpg|webp|ico|txt)$/.test(name) && name !== 'screenshot.png') {
       mkdirSync(dirname(join(dist, rel)), { recursive: true });
