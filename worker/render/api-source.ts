@@ -10,7 +10,7 @@ import { mediaPolicies } from '../geo/enforce.ts';
 import { heldMembership } from '../geo/membership.ts';
 import type { Visit } from '../routes/context.ts';
 import type { Answer, RenderSource } from './page.ts';
-import { regionsOf } from './regions.ts';
+import { regionsOf, type Regions } from './regions.ts';
 
 export type ApiFetch = (request: Request) => Promise<Response>;
 
@@ -30,6 +30,8 @@ export function apiSource(visit: Visit, api: ApiFetch): RenderSource {
     return { body: await response.json<T>(), cacheControl: response.headers.get('cache-control') };
   };
   const seg = encodeURIComponent;
+  const memberships = new Map<string, ReturnType<typeof heldMembership>>();
+  const regions = new Map<string, Regions>();
   return {
     feed: (site, playlist, pageLength) =>
       read<FeedResponse>(`/api/sites/${seg(site)}/playlists/${seg(playlist)}?page=1&page_length=${pageLength}`),
@@ -37,8 +39,13 @@ export function apiSource(visit: Visit, api: ApiFetch): RenderSource {
     async regions(siteId, media) {
       const site = visit.config.sites.get(siteId);
       if (!site) return null;
-      const membership = await heldMembership(visit, site);
-      return regionsOf(mediaPolicies(site, media, membership ?? (() => [])).map((name) => visit.config.policies.get(name)!));
+      // Once per site and per set of policies for the whole page, not once per item.
+      if (!memberships.has(siteId)) memberships.set(siteId, heldMembership(visit, site));
+      const membership = await memberships.get(siteId)!;
+      const names = mediaPolicies(site, media, membership ?? (() => []));
+      const key = names.join(' ');
+      if (!regions.has(key)) regions.set(key, regionsOf(names.map((name) => visit.config.policies.get(name)!)));
+      return regions.get(key)!;
     },
     embedUrl: (site, media) => `${origin}/embed/${seg(site)}/media/${seg(media)}`,
   };
