@@ -46,8 +46,9 @@ function originRefused(origin: string, readable: boolean): ApiError {
  */
 export function refuseOtherOrigins(request: Request, config: Config): void {
   const origin = request.headers.get('origin');
-  if (!origin || !isApi(new URL(request.url).pathname)) return;
-  if (originAllowed(config, origin) || origin === new URL(request.url).origin) return;
+  if (!origin) return;
+  const url = new URL(request.url);
+  if (!isApi(url.pathname) || originAllowed(config, origin) || origin === url.origin) return;
   throw originRefused(origin, true);
 }
 
