@@ -2,7 +2,8 @@ import { css } from 'lit';
 
 export const playerStyles = css`
   :host {
-    display: block;
+    /* Its rows' margins stay inside: the box is the frame plus the rows, as reelgate.css reserves it. */
+    display: flow-root;
   }
   .frame {
     position: relative;
