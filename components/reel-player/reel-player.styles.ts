@@ -13,8 +13,12 @@ export const playerStyles = css`
     border-radius: var(--_radius);
     overflow: hidden;
   }
-  /* Out of flow: the frame's size is its ratio's alone; a configuration of another shape letterboxes inside it. */
-  video {
+  /*
+   * Out of flow: the frame's size is its ratio's alone; a configuration of another shape letterboxes inside it. The
+   * poster image has the video's box, so the video's own poster covers it exactly.
+   */
+  video,
+  img {
     position: absolute;
     inset: 0;
     margin: auto;
