@@ -1,6 +1,7 @@
 // `npm run build`: the embed bundle and everything the worker serves from dist/.
 //   dist/reelgate.js              one minified ES module, Lit inside: the file publishers' script tags load
 //   dist/reelgate.<hash>.js       the same bytes under a content hash (served immutable)
+//   dist/reelgate.css             the elements' geometry before the bundle defines them (components/reelgate.css)
 //   dist/lib/index.js             the element classes for bundler users (Lit left as an import so it is shared)
 //   dist/types/                   their declarations (dist/types/components/index.d.ts)
 //   dist/custom-elements.json     the custom elements manifest, from the classes' JSDoc
@@ -44,6 +45,7 @@ const code = embed.outputFiles[0].contents;
 const hash = createHash('sha256').update(code).digest('hex').slice(0, 12);
 writeFileSync(join(dist, 'reelgate.js'), code);
 writeFileSync(join(dist, `reelgate.${hash}.js`), code);
+copyFileSync(at('components/reelgate.css'), join(dist, 'reelgate.css'));
 
 await build({
   ...common,

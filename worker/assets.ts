@@ -1,7 +1,8 @@
 /**
  * The embed bundle and the demo page, from Workers static assets (`dist/`, built by `npm run build`):
  * `/embed/reelgate.js` (the tag publishers paste; short cache so fixes reach pages within minutes),
- * `/embed/reelgate.<hash>.js` (a versioned copy, cached for a year), `/embed/custom-elements.json`, and the demo page
+ * `/embed/reelgate.<hash>.js` (a versioned copy, cached for a year), `/embed/reelgate.css` (the elements' geometry
+ * before the bundle defines them), `/embed/custom-elements.json`, and the demo page
  * with its files at `/`.
  */
 import type { Env } from './env.ts';
@@ -11,6 +12,12 @@ import type { RouteRequest } from './routes/context.ts';
 const SHORT = 'public, max-age=300, stale-while-revalidate=86400';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const VERSIONED = /^reelgate\.[A-Za-z0-9_-]{6,64}\.js$/;
+
+/** Whether a path on this worker is the embed bundle (`/embed/reelgate.js` or a versioned copy). */
+export function isEmbedScript(path: string): boolean {
+  const file = path.startsWith('/embed/') ? path.slice('/embed/'.length) : '';
+  return file === 'reelgate.js' || VERSIONED.test(file);
+}
 
 async function fromAssets(request: Request, env: Env, path: string): Promise<Response> {
   if (!env.ASSETS) throw notFound();
@@ -26,7 +33,7 @@ async function fromAssets(request: Request, env: Env, path: string): Promise<Res
 export async function embedAsset(request: RouteRequest, env: Env): Promise<Response> {
   const file = request.params.file ?? '';
   let cacheControl: string;
-  if (file === 'reelgate.js' || file === 'custom-elements.json') cacheControl = SHORT;
+  if (file === 'reelgate.js' || file === 'reelgate.css' || file === 'custom-elements.json') cacheControl = SHORT;
   else if (VERSIONED.test(file)) cacheControl = IMMUTABLE;
   else throw notFound();
   const response = await fromAssets(request, env, `/${file}`);

@@ -2,7 +2,8 @@ import { css } from 'lit';
 
 export const playerStyles = css`
   :host {
-    display: block;
+    /* Its rows' margins stay inside: the box is the frame plus the rows, as reelgate.css reserves it. */
+    display: flow-root;
   }
   .frame {
     position: relative;
@@ -12,8 +13,12 @@ export const playerStyles = css`
     border-radius: var(--_radius);
     overflow: hidden;
   }
-  /* Out of flow: the frame's size is its ratio's alone; a configuration of another shape letterboxes inside it. */
-  video {
+  /*
+   * Out of flow: the frame's size is its ratio's alone; a configuration of another shape letterboxes inside it. The
+   * poster image has the video's box, so the video's own poster covers it exactly.
+   */
+  video,
+  img {
     position: absolute;
     inset: 0;
     margin: auto;

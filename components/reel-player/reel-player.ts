@@ -35,6 +35,10 @@ interface PlaylistLike extends HTMLElement {
  * takes the configuration's shape when it arrives (a shift, unless that is 16:9 too). Rows not named stay hidden
  * whatever the configuration says.
  *
+ * With `poster`, the frame shows that image from first paint, before the media answers (the worker's server-side
+ * render writes the media's own poster there); the video, with the media's poster, covers it, and it is gone once the
+ * video plays.
+ *
  * @tag reel-player
  * @summary A video player.
  *
@@ -45,6 +49,7 @@ interface PlaylistLike extends HTMLElement {
  *
  * @csspart frame - The box of fixed aspect ratio around the video.
  * @csspart video - The `<video>` element.
+ * @csspart poster - The `poster` image, under the video until it plays.
  * @csspart toolbar - The row under the video holding the speed menu.
  * @csspart rate-menu - The playback speed `<select>`.
  * @csspart title - The media title (when the configuration shows it).
@@ -71,6 +76,7 @@ export class ReelPlayer extends LitElement {
   static override properties: PropertyDeclarations = {
     site: {},
     media: { reflect: true },
+    poster: {},
     player: {},
     ratio: {},
     rows: {},
@@ -81,6 +87,7 @@ export class ReelPlayer extends LitElement {
     _rate: { state: true, attribute: false },
     _playbackFailed: { state: true, attribute: false },
     _fresh: { state: true, attribute: false },
+    _played: { state: true, attribute: false },
     _near: { state: true, attribute: false },
   };
 
@@ -88,6 +95,12 @@ export class ReelPlayer extends LitElement {
   site = '';
   /** The media id to play. Following a playlist sets it. */
   media = '';
+  /**
+   * An image to show in the frame at once, before the media answers: the media's poster URL, as the worker's
+   * server-side render writes it. The video (with the media's own poster) covers it and replaces it once it plays.
+   * It goes with the media it was given with: `media` changing without it (a playlist's choice) drops it.
+   */
+  poster = '';
   /** The player id whose `setup_config` applies (optional; without it: controls, no autostart, 16:9). */
   player = '';
   /**
@@ -111,7 +124,8 @@ export class ReelPlayer extends LitElement {
   private _rate = 1;
   /** The browser could not play the chosen rendition (missing file, unsupported codec). */
   private _playbackFailed = false;
-
+  /** The video has played: the `poster` image under it is no longer needed. */
+  private _played = false;
 
   /** The rendition being played, kept once playback starts so a resize never restarts the video. */
   private _locked: { media: string; source: string } | null = null;
@@ -173,6 +187,7 @@ export class ReelPlayer extends LitElement {
     args: () => [this.endpoint, this.site, this.media] as const,
     task: ([endpoint, site, media], signal) => {
       this._locked = null;
+      this._played = false;
       this._autostarted = false;
       this._playbackFailed = false;
       this._fresh = null;
@@ -254,6 +269,7 @@ export class ReelPlayer extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('htmlFor') && this.isConnected) this._playlist.follow();
+    if (changed.get('media') && !changed.has('poster')) this.poster = '';
     this.state = this._media.state(!!(this.site && this.media));
   }
 
@@ -330,8 +346,11 @@ export class ReelPlayer extends LitElement {
     const frame = aspectRatio(this.ratio) ?? options.aspectRatio ?? '16 / 9';
     const frameStyle = `--_ratio:${frame};--_fit:${options.fit}${pictureBox(frame, options.aspectRatio)}`;
     const media = this.mediaItem;
+    const poster = !this._played && this.poster;
     return html`
-      <div class="frame ${busy ? 'skeleton' : ''}" part="frame" .style=${frameStyle} aria-busy=${busy ? 'true' : nothing}>
+      <div class="frame ${busy && !poster ? 'skeleton' : ''}" part="frame" .style=${frameStyle}
+        aria-busy=${busy ? 'true' : nothing}>
+        ${poster ? html`<img part="poster" src=${poster} alt="">` : nothing}
         ${this._media.render({
           idle: () => busy ? nothing : html`
             <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>`,
@@ -380,7 +399,7 @@ export class ReelPlayer extends LitElement {
             .muted=${options.muted}
             crossorigin=${media.tracks.length ? 'anonymous' : nothing}
             @play=${() => this._onPlay(media, source!)}
-            @playing=${() => { this._playing = true; }}
+            @playing=${() => { this._playing = this._played = true; }}
             @pause=${() => { this._playing = false; }}
             @loadedmetadata=${() => this._onLoadedMetadata()}
             @error=${this._onVideoError}>

@@ -69,6 +69,10 @@ async function release(held: Held, body: unknown): Promise<void> {
   await painted();
 }
 
+/** A 16:9 picture, inline so the suite needs no image server. */
+const POSTER = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="90"><rect width="160" height="90" fill="#b3261e"/></svg>')}`;
+
 const CONFIG = {
   aspectratio: '4:3', playbackRateControls: true, displaytitle: true, displaydescription: true,
 };
@@ -121,6 +125,43 @@ describe('layout shift (issue 14)', () => {
     const video = el.shadowRoot!.querySelector('video')!.getBoundingClientRect();
     expect(Math.round(frame.height)).to.equal(Math.round(412 * 9 / 16));
     expect(Math.round(video.width)).to.equal(Math.round(frame.height * 9 / 16));
+    expect(await shifts.total()).to.equal(0);
+  });
+
+  it('<reel-player poster>: the picture from first paint, before the media answers; the video covers it; none', async () => {
+    const mediaAnswer = hold();
+    worker.on(MEDIA_PATH, () => mediaAnswer.promise);
+    const shifts = watchShifts();
+    const el = await mount<ReelPlayer>(
+      `<reel-player site="${SITE}" media="m7" poster="${POSTER}" endpoint="${ENDPOINT}"></reel-player>`);
+    const frame = el.shadowRoot!.querySelector('[part="frame"]')!;
+    const img = frame.querySelector<HTMLImageElement>('img[part="poster"]');
+    expect(img, 'the poster, while the media is still asked for').to.not.equal(null);
+    await img!.decode();
+    await painted();
+    expect(el.state).to.equal('loading');
+    expect(img!.naturalWidth).to.equal(160);
+    expect(img!.checkVisibility()).to.equal(true);
+    const box = (e: Element) => {
+      const { x, y, width, height } = e.getBoundingClientRect();
+      return [x, y, width, height].map(Math.round);
+    };
+    expect(box(img!)).to.deep.equal(box(frame));
+    // The picture is not the pulsing skeleton, and screen readers hear the loading status, not an image.
+    expect(frame.classList.contains('skeleton')).to.equal(false);
+    expect(img!.alt).to.equal('');
+
+    await release(mediaAnswer, media('m7', { poster: POSTER }));
+    await untilState(el, 'complete');
+    const video = el.video!;
+    expect(video.getAttribute('poster')).to.equal(POSTER);
+    // Still there, under the video: until the video's own poster (the same picture) is drawn, it shows through.
+    expect(frame.querySelector('img[part="poster"]')).to.equal(img);
+    expect(img!.compareDocumentPosition(video) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    expect(box(video)).to.deep.equal(box(img!));
+    video.dispatchEvent(new Event('playing'));
+    await el.updateComplete;
+    expect(frame.querySelector('img'), 'gone once the video plays').to.equal(null);
     expect(await shifts.total()).to.equal(0);
   });
 

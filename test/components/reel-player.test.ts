@@ -27,6 +27,10 @@ async function mount(width: number, attrs: { media?: string; player?: string } =
   return wrapper.querySelector('reel-player')!;
 }
 
+/** A small picture, inline so the suite needs no image server. */
+const POSTER = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="#b3261e"/></svg>')}`;
+
 const video = (el: ReelPlayer) => $(el, 'video') as HTMLVideoElement;
 
 describe('setup_config → player options', () => {
@@ -194,6 +198,34 @@ describe('<reel-player>', () => {
     expect(worker.callsTo(MEDIA_PATH).map((c) => c.url.pathname.split('/').pop())).to.deep.equal(['media001', 'media003']);
   });
 
+  it('keeps a `poster` with the media it came with: a choice in the playlist drops it, a media given with one keeps it', async () => {
+    serveMedia(worker);
+    worker.on(FEED_PATH, () => json(feed(1, 6, 3)));
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div style="inline-size: 640px">
+        <reel-player site=${SITE} media="media001" poster=${POSTER} for="shelf" endpoint=${ENDPOINT}></reel-player>
+        <reel-playlist id="shelf" site=${SITE} playlist="JwMCDvZA" endpoint=${ENDPOINT}></reel-playlist>
+      </div>`);
+    const el = wrapper.querySelector('reel-player')!;
+    const playlist = wrapper.querySelector('reel-playlist')!;
+    const poster = () => $(el, 'img[part="poster"]')?.getAttribute('src') ?? null;
+    expect(poster()).to.equal(POSTER);
+    await untilState(playlist, 'complete');
+    await untilState(el, 'complete');
+    expect(poster(), 'under the video until it plays').to.equal(POSTER);
+    $$(playlist, '[part="card"]')[2]!.click();
+    await el.updateComplete;
+    expect(el.media).to.equal('media003');
+    expect(el.poster).to.equal('');
+    expect(poster()).to.equal(null);
+    // Both at once (a page switching the player itself): the new poster shows while the new media loads.
+    const other = POSTER.replace('%23b3261e', '%230b5fd6');
+    el.media = 'media002';
+    el.poster = other;
+    await el.updateComplete;
+    expect(poster()).to.equal(other);
+  });
+
   it('comes into view when a card far below it starts it (a phone), and stays put when it is on screen', async () => {
     serveMedia(worker);
     worker.on(FEED_PATH, () => json(feed(1, 6, 3)));
@@ -298,8 +330,10 @@ describe('<reel-player>', () => {
     serveMedia(worker);
     worker.on(PLAYER_PATH, () => json(player({ playbackRateControls: true })));
     const el = await mount(400, { player: 'RkWDvjNV' });
+    el.poster = POSTER;
     await untilState(el, 'complete');
     await el.updateComplete;
+    expect($(el, 'img[part="poster"]')).to.not.equal(null);
     await expect(el).to.be.accessible();
   });
 });

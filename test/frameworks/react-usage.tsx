@@ -5,7 +5,7 @@ import type { ReelSelectEvent } from '../../dist/types/components/index.js';
 export function Shelf({ onChoose }: { onChoose: (id: string) => void }) {
   return (
     <>
-      <reel-player site="vbQmzoYd" player="RkWDvjNV" for="shelf" />
+      <reel-player site="vbQmzoYd" player="RkWDvjNV" media="TR8jYAyr" poster="/posters/TR8jYAyr.jpg" for="shelf" />
       <reel-playlist id="shelf" site="vbQmzoYd" playlist="DGRTLuft" page-size={6} layout="list"
         onreel-select={(event) => onChoose(event.mediaId)}
         onreel-error={(event) => console.warn(event.code, event.description)} />

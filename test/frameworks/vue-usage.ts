@@ -10,6 +10,7 @@ export const playlist: PropsOf<'reel-playlist'> = {
   onReelSelect: (event: ReelSelectEvent) => event.mediaId,
   onReelError: (event: ReelErrorEvent) => event.code,
 };
+export const player: PropsOf<'reel-player'> = { site: 'vbQmzoYd', media: 'TR8jYAyr', poster: '/posters/TR8jYAyr.jpg' };
 export const gate: PropsOf<'reel-geo-gate'> = { policy: 'europe', fail: 'open', onReelGateDecision: (event) => event.allowed };
 
 // @ts-expect-error layout is 'grid' or 'list'

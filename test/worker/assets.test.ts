@@ -19,6 +19,16 @@ describe('embed script', () => {
     expect((await response.text()).length).toBeGreaterThan(1000);
   });
 
+  it('serves /embed/reelgate.css (the geometry before the bundle) with a short cache, to any page', async () => {
+    expect(dist, 'dist/ has no reelgate.css: run npm run build').toContain('reelgate.css');
+    const response = await SELF.fetch('http://localhost/embed/reelgate.css');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=86400');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(await response.text()).toContain('reel-player:not(:defined)');
+  });
+
   it('serves the versioned copy as immutable for a year, and 404s an unknown version', async () => {
     const versioned = dist.find((f) => /^reelgate\.[\w-]+\.js$/.test(f));
     expect(versioned, 'no versioned embed in dist/').toBeDefined();

@@ -48,5 +48,6 @@ export function apiSource(visit: Visit, api: ApiFetch): RenderSource {
       return regions.get(key)!;
     },
     embedUrl: (site, media) => `${origin}/embed/${seg(site)}/media/${seg(media)}`,
+    page: new URL(page.url),
   };
 }

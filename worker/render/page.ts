@@ -8,9 +8,13 @@
  * from a feed is missing from the HTML. An element whose content cannot be had (refused, not found, the budget spent)
  * keeps the publisher's own fallback. The page is buffered (HTML pages are small) so its caching can follow what it
  * contains: shared caches may keep it only when every answer in it was public.
+ *
+ * A player the visitor may see also gets its media's poster as its `poster` attribute (the element paints it before
+ * its own media answer arrives), and the page's head a preload of the first one (head-links.ts).
  */
 import type { FeedItem, FeedResponse, MediaResponse } from '../contract/public-api.ts';
 import { mediaFallback, playlistFallback } from './fallback-html.ts';
+import { HeadLinks } from './head-links.ts';
 import { jsonLdScript, videoObject } from './json-ld.ts';
 import type { Regions } from './regions.ts';
 
@@ -34,6 +38,8 @@ export interface RenderSource {
   regions(site: string, media: string): Promise<Regions>;
   /** Absolute URL of the worker's embed page for a media item. */
   embedUrl(site: string, media: string): string;
+  /** The page's URL (on this worker: the elements its bundle defines ask this origin). */
+  readonly page: URL;
 }
 
 export function pageSizeOf(value: string | null): number {
@@ -53,6 +59,21 @@ export function combinedCacheControl(answers: ReadonlyArray<string | null>, page
   return `public, max-age=${Number.isFinite(maxAge) ? maxAge : 0}`;
 }
 
+/**
+ * The media's poster as the element loads it (components/shared/api.ts `mediaUrl`): resolved against the worker it
+ * asks, its `endpoint` or, without one, this worker (its bundle's). null for an element that asks another worker: what
+ * this worker answered is not what that one will.
+ */
+export function posterUrl(poster: string | null, endpoint: string | null, page: URL): string | null {
+  if (!poster) return null;
+  try {
+    const base = new URL(`${(endpoint?.trim() || page.origin).replace(/\/+$/, '')}/`, page);
+    return base.origin === page.origin ? new URL(poster, base).href : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function renderPage(page: Response, source: RenderSource): Promise<Response> {
   const videos = new Map<string, ReturnType<typeof videoObject>>();
   const cacheControls: Array<string | null> = [];
@@ -61,7 +82,40 @@ export async function renderPage(page: Response, source: RenderSource): Promise<
     if (!videos.has(embedUrl)) videos.set(embedUrl, videoObject(item, embedUrl, await source.regions(site, item.id)));
   };
 
+  const head = new HeadLinks(source.page);
+  let inHead = false;
+  /** How deep inside `<template>`s and gates: a player there may never show, so its poster is not preloaded. */
+  let hidden = 0;
+
   const rewriter = new HTMLRewriter()
+    .on('head', {
+      element(element) {
+        inHead = true;
+        element.onEndTag((end) => {
+          inHead = false;
+          end.before(head.mark, { html: true });
+        });
+      },
+    })
+    .on('link[rel][href]', {
+      element(element) {
+        head.link(element.getAttribute('rel')!, element.getAttribute('href')!);
+      },
+    })
+    .on('script[type="module"][src]', {
+      element(element) {
+        head.script({ src: element.getAttribute('src')!, integrity: element.getAttribute('integrity'),
+          crossorigin: element.getAttribute('crossorigin') }, inHead);
+      },
+    })
+    .on('template, reel-geo-gate', {
+      element(element) {
+        hidden++;
+        element.onEndTag(() => {
+          hidden--;
+        });
+      },
+    })
     .on('reel-playlist', {
       async element(element) {
         const site = element.getAttribute('site');
@@ -84,6 +138,13 @@ export async function renderPage(page: Response, source: RenderSource): Promise<
         cacheControls.push(answer.cacheControl);
         await describe(site, answer.body);
         element.prepend(mediaFallback(answer.body, source.embedUrl(site, media)), { html: true });
+        // The publisher's own poster stays. (Attribute text: HTMLRewriter escapes only the double quotes it writes.)
+        let poster = element.getAttribute('poster');
+        if (poster === null) {
+          poster = posterUrl(answer.body.poster, element.getAttribute('endpoint'), source.page)?.replace(/&/g, '&amp;') ?? null;
+          if (poster) element.setAttribute('poster', poster);
+        }
+        if (poster && !hidden) head.poster(poster);
       },
     })
     .on('body', {
@@ -94,7 +155,7 @@ export async function renderPage(page: Response, source: RenderSource): Promise<
       },
     });
 
-  const html = await rewriter.transform(page).text();
+  const html = head.write(await rewriter.transform(page).text());
   const headers = new Headers(page.headers);
   headers.delete('content-length');
   headers.delete('etag');
