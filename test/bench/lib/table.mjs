@@ -11,10 +11,18 @@ export function table(results) {
   if (edge) {
     const fig = (r) => `${n(r.requests_per_second)} req/s · p50 ${r.latency_ms.p50} ms · p99 ${r.latency_ms.p99} ms`;
     row('1 Edge overhead', `hello-world Worker (${edge.connections} connections, ${edge.seconds_per_run} s)`, fig(edge.baseline), 'baseline');
+    const replay = edge.replayed_feed_answer;
+    if (replay) {
+      const v = replay.versus_hello_world;
+      row('', `${replay.case} (${n(replay.body_bytes)} B, ${replay.header_count} headers, same visitors); ${statuses(replay.statuses)}`, fig(replay),
+        `${v.requests_per_second_ratio}× req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world: the ceiling for that answer here`);
+    }
     for (const r of [edge.cached_feed, edge.cached_geo]) {
       const v = r.versus_hello_world;
+      const w = r.versus_replay;
       row('', `${r.case}; ${n(r.upstream_calls_during_run)} upstream calls; ${statuses(r.statuses)}`, fig(r),
-        `**${v.requests_per_second_ratio}×** req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world`);
+        `**${v.requests_per_second_ratio}×** req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world` +
+        (w ? `; ${w.requests_per_second_ratio}× req/s, ${w.p99_ratio}× p99 of the replay` : ''));
     }
   }
   const amp = results.upstream_amplification;
