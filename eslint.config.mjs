@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   // test/frameworks and the example apps' sources are type-checked against the build's output (npm run
   // check:frameworks, check:apps), which lint runs before.
-  { ignores: ['dist/', '.build/', 'node_modules/', '.wrangler/', 'coverage/', '**/*.d.ts', 'test/frameworks/',
+  { ignores: ['dist/', '.build/', 'node_modules/', '**/.wrangler/', 'coverage/', '**/*.d.ts', 'test/frameworks/',
     'demo/react-app/src/', 'demo/vue-app/src/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
