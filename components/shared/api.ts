@@ -67,7 +67,26 @@ export function isPlaybackUrl(url: string): boolean {
   }
 }
 
-async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T> {
+/**
+ * The longest `Retry-After` a 429 or 503 is waited out for before the element asks again by itself (twice at most):
+ * the worker's budget answers a busy moment (a freshly started worker's first page views) with a wait of a second
+ * or two, which should cost a visitor a longer skeleton, not an error box. Longer waits (the visitor limit's minute)
+ * show the error, with its retry button.
+ */
+const AUTO_RETRY_SECONDS = 10;
+
+/** Resolves after `ms`, or rejects with the abort's reason. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+async function fetchJson<T>(url: string, signal: AbortSignal, retries = 2): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const devIp = settings().devIp;
   if (devIp) headers[DEV_IP_HEADER] = devIp;
@@ -85,6 +104,12 @@ async function fetchJson<T>(url: string, signal: AbortSignal): Promise<T> {
     if (signal.aborted) throw error;
   }
   if (response.ok && body !== null && !isErrorBody(body)) return body as T;
+  // No header (NaN) or an HTTP date offers no wait in seconds: nothing is retried.
+  const wait = +(response.headers.get('retry-after') ?? NaN);
+  if (retries && (response.status === 429 || response.status === 503) && wait >= 0 && wait <= AUTO_RETRY_SECONDS) {
+    await pause(wait * 1000, signal);
+    return fetchJson(url, signal, retries - 1);
+  }
   if (isErrorBody(body)) {
     const first = body.errors[0]!;
     throw new ReelApiError(response.status, first.code, first.description);

@@ -280,6 +280,43 @@ describe('<reel-player>', () => {
     expect(video(el)).to.not.equal(null);
   });
 
+  it('waits out a short Retry-After on 429 and asks again by itself, with no error shown or reported', async () => {
+    // A freshly started worker's first page views: the budget answers "in a second" rather than spend past its limit.
+    let refusals = 1;
+    worker.on(MEDIA_PATH, (url) => {
+      if (refusals-- > 0) {
+        const busy = apiError(429, 'rate_limited', 'Busy.');
+        busy.headers.set('retry-after', '1');
+        return busy;
+      }
+      return json(media(url.pathname.split('/').pop()!));
+    });
+    const errors: Event[] = [];
+    const listen = (event: Event) => errors.push(event);
+    document.addEventListener('reel-error', listen);
+    try {
+      const el = await mount(400);
+      await untilState(el, 'complete');
+      expect(worker.callsTo(MEDIA_PATH)).to.have.length(2);
+      expect(errors).to.have.length(0);
+      expect(video(el)).to.not.equal(null);
+    } finally {
+      document.removeEventListener('reel-error', listen);
+    }
+  });
+
+  it('shows a 429 whose wait is long (the visitor limit\'s minute) at once, with its retry', async () => {
+    worker.on(MEDIA_PATH, () => {
+      const limited = apiError(429, 'rate_limited', 'Slow down.');
+      limited.headers.set('retry-after', '60');
+      return limited;
+    });
+    const el = await mount(400);
+    await untilState(el, 'error');
+    expect(worker.callsTo(MEDIA_PATH)).to.have.length(1);
+    expect($(el, '[part="retry"]')).to.not.equal(null);
+  });
+
   it('says the video is not available where the visitor is on 451', async () => {
     worker.on(MEDIA_PATH, () => apiError(451, 'geo_blocked', 'Blocked.'));
     const el = await mount(400);
