@@ -10,9 +10,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /**
  * Minifies the CSS inside the elements' `css` tagged templates (esbuild leaves template text as written, indentation
  * and all). Only literal CSS is touched: a template with `${…}` in it is an error, so nothing is ever guessed.
- * Then drops the indentation after each line break in the static text of their `html` templates (what Lit's
- * production builds do with a template minifier, kept conservative): the line break stays, so every run of
- * whitespace is still whitespace and renders as it did.
+ * Then collapses the whitespace in the static text of their `html` templates (what Lit's production builds do with a
+ * template minifier), keeping what renders: see `collapseHtmlWhitespace`.
  */
 export const minifyTemplates = {
   name: 'reelgate-minify-templates',
@@ -28,35 +27,112 @@ export const minifyTemplates = {
         out += `${source.slice(last, match.index)}css\`${code.trim()}\``;
         last = match.index + match[0].length;
       }
-      return { contents: await dedentHtmlTemplates(out + source.slice(last), path), loader: 'ts' };
+      return { contents: await minifyHtmlTemplates(out + source.slice(last), path), loader: 'ts' };
     });
   },
 };
 
-/** `source` with `\n` + indentation turned into `\n` in the static parts of every `html`-tagged template. */
-async function dedentHtmlTemplates(source, path) {
+/**
+ * Elements our templates use that are block-level by default, and that no style of ours makes inline: whitespace
+ * beside one of them is never rendered (it would start or end a line, where a run of spaces collapses to nothing), so
+ * it can go. (A page restyling such a part as inline would change the layout itself.)
+ */
+const BLOCK_TAGS = new Set(['div', 'p', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'section', 'header', 'footer']);
+
+/**
+ * `source` with the static text of every `html`-tagged template's whitespace collapsed, the way the HTML renders it
+ * under the default `white-space: normal` (the elements' styles never set `pre`, and a template holding an element
+ * whose text keeps its spaces, `<pre>`, `<textarea>`, `<script>`, `<style>`, is left alone):
+ *   - a run of whitespace between a tag's attributes becomes one space;
+ *   - a run in text beside a block-level tag (BLOCK_TAGS, opened or closed) goes, and any other run becomes one space
+ *     (between inline elements, or beside text or a `${…}`, one space is what renders);
+ *   - attribute values in quotes, and runs that are already a single space, are left as they are.
+ * Lit finds its bindings again in the collapsed text: their markers sit where the `${…}` were, and no binding is ever
+ * inside a run of whitespace.
+ */
+async function minifyHtmlTemplates(source, path) {
   if (!source.includes('html`')) return source;
   const { default: ts } = await import('typescript');
   const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  // The template's own tokens (head, middles, tail: delimiters included, which hold no line break), in source order.
-  const parts = [];
+  // Each template's own tokens (head, middles, tail: delimiters included), in order.
+  const templates = [];
   (function visit(node) {
     if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === 'html') {
       const template = node.template;
-      if (ts.isNoSubstitutionTemplateLiteral(template)) parts.push(template);
-      else parts.push(template.head, ...template.templateSpans.map((span) => span.literal));
+      templates.push(ts.isNoSubstitutionTemplateLiteral(template) ? [template]
+        : [template.head, ...template.templateSpans.map((span) => span.literal)]);
     }
     ts.forEachChild(node, visit);
   })(file);
-  parts.sort((a, b) => a.getStart(file) - b.getStart(file));
+  const edits = [];
+  for (const tokens of templates) {
+    const texts = tokens.map((token) => {
+      const text = source.slice(token.getStart(file), token.end);
+      // The text between the delimiters: ` or } before, ${ or ` after.
+      return text.slice(1, text.endsWith('${') ? -2 : -1);
+    });
+    const collapsed = collapseHtmlWhitespace(texts);
+    tokens.forEach((token, i) => {
+      const start = token.getStart(file) + 1;
+      edits.push({ start, end: start + texts[i].length, text: collapsed[i] });
+    });
+  }
+  edits.sort((a, b) => a.start - b.start);
   let out = '';
   let last = 0;
-  for (const part of parts) {
-    const start = part.getStart(file);
-    out += source.slice(last, start) + source.slice(start, part.end).replace(/\n[ \t]+/g, '\n');
-    last = part.end;
+  for (const edit of edits) {
+    out += source.slice(last, edit.start) + edit.text;
+    last = edit.end;
   }
   return out + source.slice(last);
+}
+
+/**
+ * One template's static strings (`strings`, split where its `${…}` are) with their whitespace collapsed (see
+ * minifyHtmlTemplates); returned unchanged when they hold anything this small parser does not follow (a backslash
+ * escape, a comment, an element whose text keeps its whitespace).
+ */
+export function collapseHtmlWhitespace(strings) {
+  if (/\\|<!--|<(pre|textarea|script|style|title|listing|xmp|plaintext)\b/i.test(strings.join(''))) return strings;
+  let state = 'text'; // 'text', 'tag' (between a tag's attributes) or a quote character (inside an attribute value)
+  let tagName = ''; // the tag being read, or the one whose `>` was read last
+  return strings.map((text, index) => {
+    let out = '';
+    let tagEnd = -1; // where the text after that `>` starts in this string
+    let i = 0;
+    while (i < text.length) {
+      const char = text[i];
+      if (state !== 'text' && state !== 'tag') {
+        if (char === state) state = 'tag';
+      } else if (/\s/.test(char)) {
+        const run = /^\s+/.exec(text.slice(i))[0];
+        if (state === 'tag') out += ' ';
+        else {
+          const before = i === tagEnd ? tagName : i === 0 ? (index === 0 ? 'start' : 'binding') : 'text';
+          const after = /^<\/?([a-zA-Z][\w-]*)/.exec(text.slice(i + run.length))?.[1].toLowerCase() ?? 'text';
+          out += BLOCK_TAGS.has(before) || BLOCK_TAGS.has(after) ? '' : ' ';
+        }
+        i += run.length;
+        continue;
+      } else if (state === 'text' && char === '<') {
+        const name = /^<\/?([a-zA-Z][\w-]*)/.exec(text.slice(i));
+        if (name) {
+          state = 'tag';
+          tagName = name[1].toLowerCase();
+          out += name[0];
+          i += name[0].length;
+          continue;
+        }
+      } else if (state === 'tag' && (char === '"' || char === "'")) state = char;
+      else if (state === 'tag' && char === '>') {
+        state = 'text';
+        tagEnd = i + 1;
+      }
+      out += char;
+      i++;
+    }
+    return out;
+  });
 }
 
 /** The embed build: one minified ES module with Lit inside. */
