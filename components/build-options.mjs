@@ -24,13 +24,23 @@ export const minifyTemplates = {
       for (const match of source.matchAll(/\bcss`([^`]*)`/g)) {
         if (match[1].includes('${')) throw new Error(`${path}: a css template with an interpolation cannot be minified`);
         const { code } = await transform(match[1], { loader: 'css', minify: true, logLevel: 'silent' });
-        out += `${source.slice(last, match.index)}css\`${code.trim()}\``;
+        out += `${source.slice(last, match.index)}css\`${tightenCss(code.trim())}\``;
         last = match.index + match[0].length;
       }
       return { contents: await minifyHtmlTemplates(out + source.slice(last), path), loader: 'ts' };
     });
   },
 };
+
+/**
+ * What esbuild leaves in minified CSS because it keeps custom property values and `var()` fallbacks as written: the
+ * space after a custom property's colon (a value's leading whitespace is not part of it) and after a comma (in every
+ * CSS grammar a comma separates, and whitespace beside it means nothing). Quoted strings are left alone.
+ */
+export function tightenCss(code) {
+  return code.split(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/).map((part, i) => (i % 2 ? part
+    : part.replace(/(--[\w-]+):\s+/g, '$1:').replace(/,\s+/g, ','))).join('');
+}
 
 /**
  * Elements our templates use that are block-level by default, and that no style of ours makes inline: whitespace
