@@ -163,8 +163,12 @@ export const embedOptions = {
   minify: true,
   // Our private members (`_items`, `_onKeydown`…) get short names. Safe because nothing reaches them by a string:
   // reactive properties are declared in `static properties` (an object key, renamed with the member), never through
-  // decorators (which pass the name as a string). Lit's own internals are `_$…` and left alone, as is anything
-  // public. esbuild never picks a name that is used unmangled anywhere in the bundle.
-  mangleProps: /^_[a-z]/,
+  // decorators (which pass the name as a string). So do Lit's private fields (`_$AH`, `_$Em`…: `_$` and two
+  // characters), which its packages keep unmangled only so that separately installed versions of lit-html,
+  // lit-element and @lit/reactive-element can work together; here one copy of each is bundled, and nothing outside
+  // reads them (Lit's production builds never name them in a string). The fields Lit marks as a protocol between copies
+  // (`_$litType$`, `_$cssResult$`, `_$litDirective$`…, a `$` at both ends) keep their names, as does anything public.
+  // esbuild never picks a name that is used unmangled anywhere in the bundle.
+  mangleProps: /^_[a-z]|^_\$[A-Z][A-Za-z_]$/,
   plugins: [minifyTemplates],
 };
