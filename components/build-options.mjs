@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
+import { minifySync } from 'rolldown/utils';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -152,6 +153,31 @@ export function collapseHtmlWhitespace(strings) {
   });
 }
 
+/**
+ * A second pass over esbuild's minified output with oxc's minifier (Vite's, shipped with rolldown): it names locals
+ * by how often they are used in each scope, so the same few letters recur throughout, writes every string with the
+ * template literals' backquote, and folds a little more, all of which gzip rewards (about 2 % of the shipped file).
+ * It renames no property and leaves template text alone. It rewrites the files esbuild hands back, so the build must
+ * keep them in memory (`write: false`, as components/build.mjs and the bench do); esbuild's metafile still describes
+ * its own output.
+ */
+export const minifyAgain = {
+  name: 'reelgate-minify-again',
+  setup(build) {
+    if (build.initialOptions.write !== false) throw new Error(`${minifyAgain.name}: the build must use write: false`);
+    build.onEnd((result) => {
+      result.outputFiles = result.outputFiles?.map((file) => {
+        if (!file.path.endsWith('.js')) return file;
+        const { code, errors } = minifySync(file.path, file.text, {
+          module: true, compress: { target: 'es2022' }, mangle: { toplevel: true },
+        });
+        if (errors.length) throw new Error(`${minifyAgain.name}: ${errors.map((e) => e.message).join('; ')}`);
+        return { path: file.path, contents: new TextEncoder().encode(code), hash: file.hash, text: code };
+      });
+    });
+  },
+};
+
 /** The embed build: one minified ES module with Lit inside. */
 export const embedOptions = {
   entryPoints: [join(root, 'components/embed.ts')],
@@ -170,5 +196,6 @@ export const embedOptions = {
   // (`_$litType$`, `_$cssResult$`, `_$litDirective$`…, a `$` at both ends) keep their names, as does anything public.
   // esbuild never picks a name that is used unmangled anywhere in the bundle.
   mangleProps: /^_[a-z]|^_\$[A-Z][A-Za-z_]$/,
-  plugins: [minifyTemplates],
+  plugins: [minifyTemplates, minifyAgain],
+  write: false,
 };
