@@ -154,6 +154,60 @@ export function collapseHtmlWhitespace(strings) {
 }
 
 /**
+ * Plumbing in Lit's production modules that only serves what the embed bundle never has, cut from the copy it
+ * bundles (Lit's own sources are left alone, and so is the library build, dist/lib/, which imports the page's Lit):
+ *   - the polyfill and hydration hooks: Lit calls `globalThis.litHtmlPolyfillSupport` (and its siblings) when a page
+ *     has loaded `lit/polyfill-support.js` for browsers without native shadow DOM, and `litElementHydrateSupport`
+ *     when @lit-labs/ssr-client hydrates server-rendered elements. The embed's elements are always rendered on the
+ *     client, and every browser that runs its ES2022 has shadow DOM (so the ShadyCSS check goes too);
+ *   - the version registries (`globalThis.litHtmlVersions`…), which only Lit's development builds read;
+ *   - the decorator plumbing: `static addInitializer` and the initializers it collects, and the `Symbol.metadata`
+ *     (and `litPropertyMetadata`) that `@property` and `@state` record into. The elements declare `static properties`
+ *     and use no decorator (see mangleProps below).
+ * Each cut names the exact text of the installed Lit version; one that does not match exactly once fails the build
+ * (a Lit upgrade then needs its cuts checked again), so nothing is ever removed by a guess.
+ */
+const LIT_CUTS = {
+  '@lit/reactive-element/css-tag.js': [
+    ['(void 0===t.ShadyCSS||t.ShadyCSS.nativeShadow)&&', ''],
+  ],
+  '@lit/reactive-element/reactive-element.js': [
+    [',p=a.reactiveElementPolyfillSupport,', ','],
+    ['Symbol.metadata??=Symbol("metadata"),a.litPropertyMetadata??=new WeakMap;', ''],
+    ['static addInitializer(t){this._$Ei(),(this.l??=[]).push(t)}', ''],
+    ['void 0!==t.l&&(this.l=[...t.l]),', ''],
+    ['const t=this[Symbol.metadata];if(null!==t){const s=litPropertyMetadata.get(t);if(void 0!==s)for(const[t,i]of s)this.elementProperties.set(t,i)}', ''],
+    [',this.constructor.l?.forEach(t=>t(this))', ''],
+    [',p?.({ReactiveElement:y}),(a.reactiveElementVersions??=[]).push("2.1.2");', ';'],
+  ],
+  'lit-html/lit-html.js': [
+    [',B=t.litHtmlPolyfillSupport;B?.(S,k),(t.litHtmlVersions??=[]).push("3.3.3");', ';'],
+  ],
+  'lit-element/lit-element.js': [
+    [',s.litElementHydrateSupport?.({LitElement:i});const o=s.litElementPolyfillSupport;o?.({LitElement:i});', ';'],
+    [';(s.litElementVersions??=[]).push("4.2.2");', ';'],
+  ],
+};
+
+export const trimLit = {
+  name: 'reelgate-trim-lit',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](?:lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ },
+      async ({ path }) => {
+        const file = Object.keys(LIT_CUTS).find((name) => path.replaceAll('\\', '/').endsWith(`/node_modules/${name}`));
+        if (!file) return undefined;
+        let source = await readFile(path, 'utf8');
+        for (const [find, replace] of LIT_CUTS[file]) {
+          const count = source.split(find).length - 1;
+          if (count !== 1) throw new Error(`${trimLit.name}: ${file} has ${count} copies of ${find} (a different Lit?)`);
+          source = source.replace(find, () => replace);
+        }
+        return { contents: source, loader: 'js' };
+      });
+  },
+};
+
+/**
  * A second pass over esbuild's minified output with oxc's minifier (Vite's, shipped with rolldown): it names locals
  * by how often they are used in each scope, so the same few letters recur throughout, writes every string with the
  * template literals' backquote, and folds a little more, all of which gzip rewards (about 2 % of the shipped file).
@@ -196,6 +250,6 @@ export const embedOptions = {
   // (`_$litType$`, `_$cssResult$`, `_$litDirective$`…, a `$` at both ends) keep their names, as does anything public.
   // esbuild never picks a name that is used unmangled anywhere in the bundle.
   mangleProps: /^_[a-z]|^_\$[A-Z][A-Za-z_]$/,
-  plugins: [minifyTemplates, minifyAgain],
+  plugins: [minifyTemplates, trimLit, minifyAgain],
   write: false,
 };
