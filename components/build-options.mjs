@@ -1,6 +1,6 @@
 // The options the embed bundle (dist/reelgate.js) is built with, shared by components/build.mjs and the bench's
 // embed section, so the bench weighs exactly what ships.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
@@ -14,14 +14,18 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * call left, the tag function and its checks (for interpolated values, which these never have) stay out of the
  * bundle. Only literal CSS is touched: a template with `${…}` in it is an error, so nothing is ever guessed.
  * Then collapses the whitespace in the static text of their `html` templates (what Lit's production builds do with a
- * template minifier), keeping what renders: see `collapseHtmlWhitespace`.
+ * template minifier), keeping what renders: see `collapseHtmlWhitespace`. Before all that, gives the private custom
+ * properties their short names (see `privateCustomProperties`).
  */
 export const minifyTemplates = {
   name: 'reelgate-minify-templates',
   setup(build) {
+    let privateProperties;
     build.onLoad({ filter: /[\\/]components[\\/].*\.ts$/ }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
-      if (!source.includes('css`') && !source.includes('html`')) return undefined;
+      privateProperties ??= privateCustomProperties();
+      const names = await privateProperties;
+      const source = (await readFile(path, 'utf8')).replace(PRIVATE_PROPERTY, (name) => names.get(name));
+      if (!source.includes('css`') && !source.includes('html`')) return { contents: source, loader: 'ts' };
       let out = '';
       let last = 0;
       for (const match of source.matchAll(/\bcss`([^`]*)`/g)) {
@@ -36,6 +40,23 @@ export const minifyTemplates = {
     });
   },
 };
+
+/**
+ * The elements' private custom properties (`--_accent`, `--_ratio`…: a `_` after the dashes, set and read only inside
+ * their shadow roots, never documented; the ones a page sets are `--reel-*`), and the short names the embed gives them
+ * (`--_a`, `--_b`…), the same in every module: the sources' names in alphabetical order, each renamed wherever it is
+ * written (styles, and the inline style a template sets).
+ */
+const PRIVATE_PROPERTY = /--_[\w-]+/g;
+async function privateCustomProperties() {
+  const names = new Set();
+  for (const file of await readdir(join(root, 'components'), { recursive: true })) {
+    if (!file.endsWith('.ts')) continue;
+    for (const [name] of (await readFile(join(root, 'components', file), 'utf8')).matchAll(PRIVATE_PROPERTY)) names.add(name);
+  }
+  const short = (i) => (i < 26 ? String.fromCharCode(97 + i) : short(Math.floor(i / 26) - 1) + short(i % 26));
+  return new Map([...names].sort().map((name, i) => [name, `--_${short(i)}`]));
+}
 
 /** The name `unsafeCSS` is imported under where a `css` template was, picked to collide with nothing of ours. */
 const CSS_FROM_STRING = 'reelgateCssFromString';
