@@ -184,7 +184,8 @@ export function collapseHtmlWhitespace(strings) {
  *   - the version registries (`globalThis.litHtmlVersions`…), which only Lit's development builds read;
  *   - the decorator plumbing: `static addInitializer` and the initializers it collects, and the `Symbol.metadata`
  *     (and `litPropertyMetadata`) that `@property` and `@state` record into. The elements declare `static properties`
- *     and use no decorator (see mangleProps below).
+ *     and use no decorator (see mangleProps below);
+ *   - the SVG and MathML template types, whose tags (`svg`, `mathml`) no element uses.
  * Each cut names the exact text of the installed Lit version; one that does not match exactly once fails the build
  * (a Lit upgrade then needs its cuts checked again), so nothing is ever removed by a guess.
  */
@@ -203,6 +204,12 @@ const LIT_CUTS = {
   ],
   'lit-html/lit-html.js': [
     [',B=t.litHtmlPolyfillSupport;B?.(S,k),(t.litHtmlVersions??=[]).push("3.3.3");', ';'],
+    // SVG and MathML templates: made only by the `svg` and `mathml` tags, which no element imports (a value from an
+    // answer cannot pose as one: a template's strings must be a real template literal's, which Lit checks).
+    ['l=2===i?"<svg>":3===i?"<math>":""', 'l=""'],
+    ['+(2===i?"</svg>":3===i?"</math>":"")', ''],
+    ['if(this.el=S.createElement(f,e),P.currentNode=this.el.content,2===i||3===i){const t=this.el.content.firstChild;t.replaceWith(...t.childNodes)}',
+      'this.el=S.createElement(f,e),P.currentNode=this.el.content;'],
   ],
   'lit-element/lit-element.js': [
     [',s.litElementHydrateSupport?.({LitElement:i});const o=s.litElementPolyfillSupport;o?.({LitElement:i});', ';'],
