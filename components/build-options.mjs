@@ -112,6 +112,10 @@ async function minifyHtmlTemplates(source, path) {
       // The text between the delimiters: ` or } before, ${ or ` after.
       return text.slice(1, text.endsWith('${') ? -2 : -1);
     });
+    if (hasElementBinding(texts)) {
+      const { line } = file.getLineAndCharacterOfPosition(tokens[0].getStart(file));
+      throw new Error(`${path}:${line + 1}: a binding inside a tag (an element part), which the embed's Lit lacks (LIT_CUTS)`);
+    }
     const collapsed = collapseHtmlWhitespace(texts);
     tokens.forEach((token, i) => {
       const start = token.getStart(file) + 1;
@@ -126,6 +130,29 @@ async function minifyHtmlTemplates(source, path) {
     last = edit.end;
   }
   return out + source.slice(last);
+}
+
+/**
+ * Whether a `${…}` of a template (its static `strings`, split where the `${…}` are) sits where Lit makes an element
+ * part of it: inside a tag but not as an attribute's value, quoted or not (`<div ${ref(…)}>`). Comments are skipped;
+ * text and attribute values are never a tag.
+ */
+export function hasElementBinding(strings) {
+  let state = 'text'; // 'text', 'comment', 'tag' or the quote character of the attribute value being read
+  return strings.slice(0, -1).some((text) => {
+    for (let i = 0; i < text.length; i++) {
+      if (state === 'comment') {
+        if (text.startsWith('-->', i)) state = 'text';
+      } else if (state === 'text') {
+        if (text.startsWith('<!--', i)) state = 'comment';
+        else if (/^<\/?[a-zA-Z]/.test(text.slice(i, i + 3))) state = 'tag';
+      } else if (state === 'tag') {
+        if (text[i] === '"' || text[i] === "'") state = text[i];
+        else if (text[i] === '>') state = 'text';
+      } else if (text[i] === state) state = 'tag';
+    }
+    return state === 'tag' && !/=\s*$/.test(text);
+  });
 }
 
 /**
@@ -187,7 +214,7 @@ export function collapseHtmlWhitespace(strings) {
  *   - the decorator plumbing: `static addInitializer` and the initializers it collects, and the `Symbol.metadata`
  *     (and `litPropertyMetadata`) that `@property` and `@state` record into. The elements declare `static properties`
  *     and use no decorator (see mangleProps below);
- *   - the SVG and MathML template types, whose tags (`svg`, `mathml`) no element uses.
+ *   - the SVG and MathML template types, whose tags (`svg`, `mathml`) no element uses, and element parts.
  * Each cut names the exact text of the installed Lit version; one that does not match exactly once fails the build
  * (a Lit upgrade then needs its cuts checked again), so nothing is ever removed by a guess.
  */
@@ -212,6 +239,12 @@ const LIT_CUTS = {
     ['+(2===i?"</svg>":3===i?"</math>":"")', ''],
     ['if(this.el=S.createElement(f,e),P.currentNode=this.el.content,2===i||3===i){const t=this.el.content.firstChild;t.replaceWith(...t.childNodes)}',
       'this.el=S.createElement(f,e),P.currentNode=this.el.content;'],
+    // Element parts (a binding inside a tag, not an attribute's value: `<div ${ref(…)}>`), which only directives use
+    // and no template has: minifyHtmlTemplates fails the build on one (see hasElementBinding).
+    ['else t.startsWith(o)&&(d.push({type:6,index:l}),r.removeAttribute(t));', ';'],
+    ['1===r.type?i=new r.ctor(h,r.name,r.strings,this,t):6===r.type&&(i=new Z(h,this,t))', 'i=new r.ctor(h,r.name,r.strings,this,t)'],
+    ['class Z{constructor(t,i,s){this.element=t,this.type=6,this._$AN=void 0,this._$AM=i,this.options=s}get _$AU(){return this._$AM._$AU}_$AI(t){M(this,t)}}', ''],
+    [',F:Z}', '}'],
   ],
   'lit-element/lit-element.js': [
     [',s.litElementHydrateSupport?.({LitElement:i});const o=s.litElementPolyfillSupport;o?.({LitElement:i});', ';'],
