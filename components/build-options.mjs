@@ -214,7 +214,8 @@ export function collapseHtmlWhitespace(strings) {
  *   - the decorator plumbing: `static addInitializer` and the initializers it collects, and the `Symbol.metadata`
  *     (and `litPropertyMetadata`) that `@property` and `@state` record into. The elements declare `static properties`
  *     and use no decorator (see mangleProps below);
- *   - the SVG and MathML template types, whose tags (`svg`, `mathml`) no element uses, and element parts.
+ *   - the SVG and MathML template types, whose tags (`svg`, `mathml`) no element uses, and element parts;
+ *   - directives, and the connection plumbing of async directives: no element uses one (see NO_DIRECTIVES).
  * Each cut names the exact text of the installed Lit version; one that does not match exactly once fails the build
  * (a Lit upgrade then needs its cuts checked again), so nothing is ever removed by a guess.
  */
@@ -245,19 +246,37 @@ const LIT_CUTS = {
     ['1===r.type?i=new r.ctor(h,r.name,r.strings,this,t):6===r.type&&(i=new Z(h,this,t))', 'i=new r.ctor(h,r.name,r.strings,this,t)'],
     ['class Z{constructor(t,i,s){this.element=t,this.type=6,this._$AN=void 0,this._$AM=i,this.options=s}get _$AU(){return this._$AM._$AU}_$AI(t){M(this,t)}}', ''],
     [',F:Z}', '}'],
+    // Directives (see NO_DIRECTIVES): every value a part receives is the value itself.
+    ['function M(t,i,s=t,e){if(i===E)return i;let h=void 0!==e?s._$Co?.[e]:s._$Cl;const o=a(i)?void 0:i._$litDirective$;return h?.constructor!==o&&(h?._$AO?.(!1),void 0===o?h=void 0:(h=new o(t),h._$AT(t,s,e)),void 0!==e?(s._$Co??=[])[e]=h:s._$Cl=h),void 0!==h&&(i=M(t,h._$AS(t,i.values),h,e)),i}',
+      'function M(t,i){return i}'],
+    // Telling async directives their element's connection (none exist).
+    ['setConnected(t){void 0===this._$AM&&(this._$Cv=t,this._$AP?.(t))}', ''],
   ],
   'lit-element/lit-element.js': [
     [',s.litElementHydrateSupport?.({LitElement:i});const o=s.litElementPolyfillSupport;o?.({LitElement:i});', ';'],
     [';(s.litElementVersions??=[]).push("4.2.2");', ';'],
+    // Its connection callbacks only pass the connection on to async directives (ReactiveElement's own remain).
+    ['connectedCallback(){super.connectedCallback(),this._$Do?.setConnected(!0)}disconnectedCallback(){super.disconnectedCallback(),this._$Do?.setConnected(!1)}', ''],
   ],
 };
+
+/**
+ * The modules every directive is made with (`directive()`, `AsyncDirective`, the helpers for writing one): `lit/
+ * directives/*` and `lit/directive.js` all import them. The embed's Lit has no directive support (LIT_CUTS: no element
+ * template uses a directive since issue 13 dropped `repeat` and `styleMap`), so one of them in the bundle fails the
+ * build instead of shipping a directive that would render as a plain object.
+ */
+const NO_DIRECTIVES = ['lit-html/directive.js', 'lit-html/async-directive.js', 'lit-html/directive-helpers.js'];
 
 export const trimLit = {
   name: 'reelgate-trim-lit',
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/](?:lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ },
       async ({ path }) => {
-        const file = Object.keys(LIT_CUTS).find((name) => path.replaceAll('\\', '/').endsWith(`/node_modules/${name}`));
+        const posix = path.replaceAll('\\', '/');
+        const directive = NO_DIRECTIVES.find((name) => posix.endsWith(`/node_modules/${name}`));
+        if (directive) throw new Error(`${trimLit.name}: ${directive} is imported, but the embed's Lit has no directives (NO_DIRECTIVES)`);
+        const file = Object.keys(LIT_CUTS).find((name) => posix.endsWith(`/node_modules/${name}`));
         if (!file) return undefined;
         let source = await readFile(path, 'utf8');
         for (const [find, replace] of LIT_CUTS[file]) {

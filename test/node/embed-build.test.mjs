@@ -1,5 +1,6 @@
-// The embed build's template checks (components/build-options.mjs). The bundle's Lit has no element parts (its
-// LIT_CUTS), so a template binding inside a tag must fail the build rather than ship a template Lit cannot fill.
+// The embed build's checks (components/build-options.mjs). The bundle's Lit has no element parts and no directives (its
+// LIT_CUTS), so a template binding inside a tag, or a directive, must fail the build rather than ship a template Lit
+// cannot fill.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from 'esbuild';
@@ -41,6 +42,22 @@ test('the embed build refuses an element binding in a component template', async
     // The same template without it builds.
     writeFileSync(entry, "import { html } from 'lit';\nexport const view = (x: unknown) => html`<p>${x}</p><div class=${x}></div>`;\n");
     await build({ ...embedOptions, entryPoints: [entry], outfile: join(dir, 'out.js'), external: ['lit'], logLevel: 'silent' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the embed build refuses a directive, and builds the same module without it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'reelgate-embed-build-'));
+  try {
+    mkdirSync(join(dir, 'components'));
+    const entry = join(dir, 'components', 'view.ts');
+    const options = { ...embedOptions, entryPoints: [entry], outfile: join(dir, 'out.js'), nodePaths: [new URL('../../node_modules', import.meta.url).pathname], logLevel: 'silent' };
+    writeFileSync(entry, "import { html } from 'lit';\nimport { classMap } from 'lit/directives/class-map.js';\n" +
+      'export const view = (on: boolean) => html`<p class=${classMap({ on })}></p>`;\n');
+    await assert.rejects(build(options), /lit-html\/directive\.js is imported, but the embed's Lit has no directives/);
+    writeFileSync(entry, "import { html } from 'lit';\nexport const view = (on: boolean) => html`<p class=${on ? 'on' : ''}></p>`;\n");
+    await build(options);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
