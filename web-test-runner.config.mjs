@@ -83,6 +83,25 @@ function embedFrames() {
   };
 }
 
+/**
+ * `REELGATE_TEST_BUNDLE=1` (`npm run test:components:bundle`): every suite drives the elements of the shipped bundle,
+ * dist/reelgate.js as `npm run build` wrote it, instead of the sources: the modules that register the elements
+ * (`components/<tag>/define.ts`, `components/index.ts`) answer with an import of the bundle. What the build does to
+ * the code (components/build-options.mjs: minified templates, renamed members, a second minifier) is then checked by
+ * every test, not only by the few that load the bundle themselves.
+ */
+function fromBundle() {
+  return {
+    name: 'reelgate-from-bundle',
+    serve(context) {
+      if (/^\/components\/(reel-[a-z-]+\/define|index)\.ts$/.test(context.path)) {
+        return { body: "import '/dist/reelgate.js';\n", type: 'js' };
+      }
+      return undefined;
+    },
+  };
+}
+
 export default {
   rootDir: '.',
   nodeResolve: true,
@@ -93,7 +112,8 @@ export default {
   testsFinishTimeout: 300000,
   // The gate first: the renewal test drops a playback URL's connection part-way (test/components/support/playback-gate.mjs).
   middleware: [playbackGate(worker), apiProxy()],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'test/components/support/esbuild-tsconfig.json' }),
+  plugins: [...(process.env.REELGATE_TEST_BUNDLE === '1' ? [fromBundle()] : []),
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'test/components/support/esbuild-tsconfig.json' }),
     embedFrames()],
   browsers: [chrome],
   reporters: [defaultReporter(), summaryReporter()],

@@ -9,7 +9,7 @@ export const tokens = css`
     --_font: var(--reel-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
     --_text: var(--reel-color-text, #14181f);
     --_muted: var(--reel-color-muted, #556070);
-    --_surface: var(--reel-color-surface, #ffffff);
+    --_surface: var(--reel-color-surface, #fff);
     --_raised: var(--reel-color-surface-raised, #f1f3f6);
     --_border: var(--reel-color-border, #d5dae1);
     --_accent: var(--reel-color-accent, #0b5fd6);
@@ -39,8 +39,8 @@ export const tokens = css`
     display: none !important;
   }
   *,
-  *::before,
-  *::after {
+  ::before,
+  ::after {
     box-sizing: border-box;
   }
   .visually-hidden {
