@@ -144,7 +144,7 @@ export class ReelPlayer extends LitElement {
   private readonly _resize = new Observer(this, () => new ResizeObserver((entries) => {
     const width = entries[0]?.contentRect.width ?? 0;
     if (Math.abs(width - this._width) >= 32) this._width = width;
-  }), this);
+  }), () => this);
 
   /**
    * Whether the player is on screen or close to it. Until then its video preloads nothing: a page with players far
@@ -155,7 +155,7 @@ export class ReelPlayer extends LitElement {
     if (!entries.some((e) => e.isIntersecting)) return;
     this._near = true;
     this._nearness.observe(); // once: stop watching
-  }, { rootMargin: '50%' }), this);
+  }, { rootMargin: '50%' }), () => this);
 
   /** Autostart `viewable`: starts muted once half the video is in view, once per media. */
   private readonly _viewable = new Observer(this, () => new IntersectionObserver((entries) => {

@@ -4,6 +4,7 @@ import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
 import { emit, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
 import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
 import { IDLE, Load } from '../shared/load.ts';
+import { Observer } from '../shared/observer.ts';
 import { tokens } from '../shared/theme.ts';
 import { playlistStyles } from './reel-playlist.styles.ts';
 
@@ -87,6 +88,15 @@ export class ReelPlaylist extends LitElement {
   pageSize = 12;
   /** The skeleton's block size, kept by the list (px). */
   private _keep = 0;
+  /**
+   * The box's height as the browser last laid it out (px), from a `ResizeObserver`. Reading it there, rather than
+   * asking the skeleton for its size when the cards arrive, never forces a layout: a skeleton the cards replace before
+   * it was ever laid out (a fast answer) cost a whole layout of itself for nothing.
+   */
+  private _seen = 0;
+  private readonly _size = new Observer(this, () => new ResizeObserver(([entry]) => {
+    this._seen = entry!.contentRect.height;
+  }), () => this.renderRoot?.querySelector('.box'));
   /** Another worker to ask (default: the origin the bundle was loaded from). */
   endpoint: string | null = null;
   /** The chosen media id; set it to mark a card chosen without an event. */
@@ -156,15 +166,19 @@ export class ReelPlaylist extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // The skeleton on screen is the size the list keeps once its cards arrive.
-    const skeleton = this.renderRoot?.querySelector?.('.box:has(> .skeleton-cards)');
-    if (skeleton) this._keep = skeleton.getBoundingClientRect().height;
+    // The skeleton's box, as last laid out (so as painted, if it was), is the size the list keeps once its cards arrive.
+    if (this.renderRoot?.querySelector?.('.skeleton-cards')) this._keep = this._seen;
     const state = this._firstPage.state(!!(this.site && this.playlist));
     this.state = state === 'complete' && this._items.length === 0 ? 'empty' : state;
     if (changed.has('selected') && this.selected) {
       const index = this._items.findIndex((item) => item.id === this.selected);
       if (index >= 0) this._active = index;
     }
+  }
+
+  protected override firstUpdated(): void {
+    // The box exists from the first render on: watch it now (later connections find it themselves).
+    this._size.hostConnected();
   }
 
   private _choose(index: number): void {
