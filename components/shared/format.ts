@@ -55,13 +55,25 @@ export function formatSpokenDuration(seconds: number, lang: string): string {
   const words = parts.filter(([n]) => n > 0)
     .map(([n, unit]) => formatNumber(n, lang, { style: 'unit', unit, unitDisplay: 'long' }));
   if (words.length === 0) return formatNumber(0, lang, { style: 'unit', unit: 'second', unitDisplay: 'long' });
-  return new Intl.ListFormat(lang, { style: 'narrow', type: 'unit' }).format(words);
+  return cachedFormat(listFormats, lang, () => new Intl.ListFormat(lang, { style: 'narrow', type: 'unit' })).format(words);
+}
+
+/**
+ * Formatters by language: building one costs far more than using it (a new `Intl.DateTimeFormat` per card was the
+ * largest single cost of rendering a playlist page).
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const listFormats = new Map<string, Intl.ListFormat>();
+function cachedFormat<F>(formats: Map<string, F>, lang: string, create: () => F): F {
+  let format = formats.get(lang);
+  if (!format) formats.set(lang, (format = create()));
+  return format;
 }
 
 export function formatDate(iso: string, lang: string): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(date);
+  return cachedFormat(dateFormats, lang, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' })).format(date);
 }
 
 /** A playback rate as the rate menu shows it: `1.5×`. */
