@@ -23,16 +23,22 @@ function supported(lang: string): string {
   }
 }
 
+/**
+ * Formatters by language (and options): building one costs far more than using it (a new `Intl.DateTimeFormat` per
+ * card was the largest single cost of rendering a playlist page).
+ */
 const numberFormats = new Map<string, Intl.NumberFormat>();
-function numberFormat(lang: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${lang}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(lang, options)));
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const listFormats = new Map<string, Intl.ListFormat>();
+function cachedFormat<F>(formats: Map<string, F>, key: string, create: () => F): F {
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = create()));
   return format;
 }
 
 export function formatNumber(value: number, lang: string, options: Intl.NumberFormatOptions = {}): string {
-  return numberFormat(lang, options).format(value);
+  return cachedFormat(numberFormats, `${lang}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(lang, options))
+    .format(value);
 }
 
 /** A clock-style duration, `4:05` or `1:02:03`, with the locale's digits. */
@@ -56,18 +62,6 @@ export function formatSpokenDuration(seconds: number, lang: string): string {
     .map(([n, unit]) => formatNumber(n, lang, { style: 'unit', unit, unitDisplay: 'long' }));
   if (words.length === 0) return formatNumber(0, lang, { style: 'unit', unit: 'second', unitDisplay: 'long' });
   return cachedFormat(listFormats, lang, () => new Intl.ListFormat(lang, { style: 'narrow', type: 'unit' })).format(words);
-}
-
-/**
- * Formatters by language: building one costs far more than using it (a new `Intl.DateTimeFormat` per card was the
- * largest single cost of rendering a playlist page).
- */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-const listFormats = new Map<string, Intl.ListFormat>();
-function cachedFormat<F>(formats: Map<string, F>, lang: string, create: () => F): F {
-  let format = formats.get(lang);
-  if (!format) formats.set(lang, (format = create()));
-  return format;
 }
 
 export function formatDate(iso: string, lang: string): string | null {
