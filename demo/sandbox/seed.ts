@@ -8,6 +8,7 @@ import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
 import { createRandom, type Random } from './prng.ts';
 import type { Store } from './store.ts';
 import { trendingIds } from './playlist-rules.ts';
+import { PLAYER_SCHEMA } from './handlers/players.ts';
 
 const SEED = 20_240_601;
 const BASE = Date.UTC(2024, 0, 1);
@@ -190,7 +191,7 @@ function seedPlaylists(store: Store, random: Random, site: SiteSeed, media: Medi
 function seedPlayers(store: Store, random: Random, site: SiteSeed, siteIndex: number): void {
   const at = iso(BASE + 10 * DAY);
   const players: Player[] = [{
-    id: random.id(), type: 'player', created: at, last_modified: at,
+    id: random.id(), type: 'player', created: at, last_modified: at, schema: PLAYER_SCHEMA, version: '8', relationships: {},
     metadata: {
       name: 'Article player', release_channel: 'latest', custom_params: { team: 'web' },
       setup_config: {
@@ -202,9 +203,9 @@ function seedPlayers(store: Store, random: Random, site: SiteSeed, siteIndex: nu
   }];
   if (siteIndex === 0) {
     players.push({
-      id: random.id(), type: 'player', created: at, last_modified: at,
+      id: random.id(), type: 'player', created: at, last_modified: at, schema: PLAYER_SCHEMA, version: '8', relationships: {},
       metadata: {
-        name: 'Homepage autoplay (muted)', release_channel: 'beta', custom_params: {},
+        name: 'Homepage autoplay (muted)', release_channel: 'preview', custom_params: {},
         setup_config: {
           aspectratio: '1:1', autostart: 'viewable', mute: true, repeat: true, preload: 'auto', stretching: 'fill',
           playbackRateControls: [0.5, 1, 1.25, 1.5, 2], displaytitle: false, displaydescription: false,

@@ -64,7 +64,7 @@ describe('<reel-player-config>', () => {
         aspectratio: '1:1', autostart: 'viewable', mute: true, stretching: 'fill',
         playbackRateControls: [0.5, 1, 1.25], related: { oncomplete: 'autoplay' }, nextUpDisplay: true,
       }, 'Homepage autoplay (muted)'),
-      release_channel: 'beta',
+      release_channel: 'preview',
     }));
     const el = await mount();
     await untilState(el, 'complete');

@@ -241,7 +241,7 @@ describe('the audit trail', () => {
     const player = (await catalog()).sites.find((s: { id: string }) => s.id === SITE).players[0];
     await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'a-1' });
     await send(`${V2}/players/`, 'POST', key, NEW_PLAYER, { 'idempotency-key': 'a-1' });
-    await send(`${V2}/players/${player}/`, 'PATCH', key, { metadata: { release_channel: 'beta' } });
+    await send(`${V2}/players/${player}/`, 'PATCH', key, { metadata: { release_channel: 'preview' } });
     await send(`/v2/sites/zzzzzzzz/players/`, 'POST', key, NEW_PLAYER);
     await gateway(`${V2}/players/`, { headers: key.auth });
     await send(`${V2}/query_usage/`, 'PUT', key, { metadata: { start_date: '2026-01-01', end_date: '2026-01-01' } });

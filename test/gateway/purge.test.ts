@@ -63,10 +63,10 @@ describe('cache purge after writes', () => {
     const player = site.players[0];
     await publicRead(`/api/sites/${SITE}/players/${player}`);
     expect((await publicRead(`/api/sites/${SITE}/players/${player}`)).state).toBe('HIT');
-    expect((await send(`${V2}/players/${player}/`, 'PATCH', key, { metadata: { release_channel: 'beta' } })).status).toBe(200);
+    expect((await send(`${V2}/players/${player}/`, 'PATCH', key, { metadata: { release_channel: 'preview' } })).status).toBe(200);
     const after = await publicRead(`/api/sites/${SITE}/players/${player}`);
     expect(after.state).toBe('MISS');
-    expect(after.body.release_channel).toBe('beta');
+    expect(after.body.release_channel).toBe('preview');
   });
 
   it('a refused write purges nothing: the cached answer stays a HIT with no upstream call', async () => {

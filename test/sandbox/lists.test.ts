@@ -103,7 +103,7 @@ describe('q', () => {
   });
 
   it('applies to every list route (players, playlists, renditions)', async () => {
-    const players = (await callJson('GET', `${base}/players/?q=release_channel:beta`)).body;
+    const players = (await callJson('GET', `${base}/players/?q=release_channel:preview`)).body;
     expect(players.total).toBe(1);
     const playlists = (await callJson('GET', `${base}/playlists/?q=playlist_type:manual`)).body;
     expect(playlists.playlists.map((p: { id: string }) => p.id).sort()).toEqual([...site.playlists.manual!].sort());

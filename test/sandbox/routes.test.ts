@@ -205,9 +205,9 @@ describe('players', () => {
     const list = await callJson('GET', `${base}/players/`);
     expect(list.body.total).toBe(site.players.length + 1);
     expect((await callJson('GET', `${base}/players/${created.body.id}/`)).body).toEqual(created.body);
-    const patched = await callJson('PATCH', `${base}/players/${created.body.id}/`, { body: { metadata: { release_channel: 'beta' } } });
+    const patched = await callJson('PATCH', `${base}/players/${created.body.id}/`, { body: { metadata: { release_channel: 'preview' } } });
     expect(patched.status).toBe(200);
-    expect(patched.body.metadata).toMatchObject({ name: 'Vertical', release_channel: 'beta', setup_config: { aspectratio: '9:16' } });
+    expect(patched.body.metadata).toMatchObject({ name: 'Vertical', release_channel: 'preview', setup_config: { aspectratio: '9:16' } });
     expect((await call('DELETE', `${base}/players/${created.body.id}/`)).status).toBe(204);
     expect((await call('GET', `${base}/players/${created.body.id}/`)).status).toBe(404);
   });

@@ -223,6 +223,7 @@ describe('players: top-level options → setup_config (except name and release_c
   it('back to v1: setup_config options at top level, name/release_channel kept, none can shadow them', () => {
     const player: Player = {
       id: 'p1', type: 'player', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z',
+      schema: 'https://schema.jwplayer.com/types/player.json', version: '8', relationships: {},
       metadata: { name: 'Main', release_channel: 'latest', setup_config: { autostart: true, name: 'shadow' }, custom_params: { a: '1' } },
     };
     expect(toV1Player(player)).toEqual({ key: 'p1', name: 'Main', release_channel: 'latest', autostart: true, custom: { a: '1' } });

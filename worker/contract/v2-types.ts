@@ -271,16 +271,30 @@ export interface PlaylistUpdateBody<T extends PlaylistType = PlaylistType> {
 
 // ------------------------------------------------------------------------------------------------------------- players
 
+/** The release channels the platform's definition lists for a player. */
+export const RELEASE_CHANNELS = ['latest', 'biannual', 'downgrade', 'preview', 'previous'] as const;
+export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
+
 export interface PlayerMetadata {
   name: string;
-  /** e.g. `latest`, `beta`, or a pinned version. */
-  release_channel: string;
+  release_channel: ReleaseChannel;
   /** Any option the player supports; the API does not validate members. */
   setup_config: Record<string, unknown>;
   custom_params: CustomParams;
 }
+/** A link to another resource, as the platform's answers write one. */
+export interface ResourceLink {
+  id: string;
+  type: string;
+}
 export interface Player extends ResourceBase<'player'> {
+  /** The resource's JSON schema URL, as every answer of the platform names it. */
+  schema: string;
   metadata: PlayerMetadata;
+  /** The player's major version; the definition lists only `8`. */
+  version: '8';
+  /** Present once the player names a recommendations playlist or an ad schedule. */
+  relationships: { recommendations_playlist?: ResourceLink; adschedule?: ResourceLink };
 }
 export interface PlayerCreateBody {
   metadata: Partial<PlayerMetadata> & { name: string };

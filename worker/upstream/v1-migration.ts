@@ -391,7 +391,9 @@ export function mapV1PlayerOptions(v1: Record<string, unknown>, currentCustomPar
     if (PLAYER_TOP_LEVEL.has(field)) {
       const text = v1Text(value, field);
       if (text === null) throw new InvalidArgumentError(field, `${field} must not be empty.`);
-      metadata[field as 'name' | 'release_channel'] = text;
+      // A v1 channel name the platform does not list is passed on as given: the platform refuses it, in its words.
+      if (field === 'name') metadata.name = text;
+      else metadata.release_channel = text as PlayerMetadata['release_channel'];
     } else {
       setupConfig[field] = value === 'true' ? true : value === 'false' ? false : value;
     }

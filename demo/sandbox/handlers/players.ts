@@ -1,5 +1,5 @@
 // players/: name, release channel, and a setup_config the API stores without validating its members (spec).
-import type { Player, PlayerMetadata } from '../../../worker/contract/v2-types.ts';
+import { RELEASE_CHANNELS, type Player, type PlayerMetadata } from '../../../worker/contract/v2-types.ts';
 import { field, isObject, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { PLAYER_FIELDS } from '../fields.ts';
@@ -19,11 +19,7 @@ function applyPlayerMetadata(current: PlayerMetadata, patch: Record<string, unkn
   const next = { ...current };
   if (patch.name !== undefined) next.name = field.string(patch.name, 'metadata.name', { nonEmpty: true, max: 200 }) as string;
   if (patch.release_channel !== undefined) {
-    const channel = field.string(patch.release_channel, 'metadata.release_channel', { nonEmpty: true }) as string;
-    if (!/^(latest|beta|\d+\.\d+(\.\d+)?)$/.test(channel)) {
-      throw invalid('invalid_parameter', `metadata.release_channel must be latest, beta or a version such as 8.33.0, got '${channel}'.`);
-    }
-    next.release_channel = channel;
+    next.release_channel = field.oneOf(patch.release_channel, 'metadata.release_channel', RELEASE_CHANNELS);
   }
   if (patch.setup_config !== undefined) {
     if (!isObject(patch.setup_config)) throw invalid('invalid_parameter', 'metadata.setup_config must be an object.');
@@ -32,6 +28,9 @@ function applyPlayerMetadata(current: PlayerMetadata, patch: Record<string, unkn
   if (patch.custom_params !== undefined) next.custom_params = field.customParams(patch.custom_params, 'metadata.custom_params');
   return next;
 }
+
+/** The `schema` every player answer names. */
+export const PLAYER_SCHEMA = 'https://schema.jwplayer.com/types/player.json';
 
 function loadPlayer(ctx: RouteContext, siteId: string): Player {
   const id = param(ctx, 'player');
@@ -47,7 +46,7 @@ export function createPlayer(ctx: RouteContext): Response {
   if (metadata.name === undefined) throw invalid('invalid_parameter', 'metadata.name is required.');
   const at = nowIso(ctx);
   const player: Player = {
-    id: freshId(), type: 'player', created: at, last_modified: at,
+    id: freshId(), type: 'player', created: at, last_modified: at, schema: PLAYER_SCHEMA, version: '8', relationships: {},
     metadata: applyPlayerMetadata({ name: '', release_channel: 'latest', setup_config: {}, custom_params: {} }, metadata),
   };
   ctx.store.put('player', siteId, null, player);
