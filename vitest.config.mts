@@ -1,13 +1,17 @@
 // Worker-side suites run inside workerd. The edge worker is the main worker (wrangler.toml); the sandbox upstream runs
 // beside it as a second, real worker, bundled here from demo/sandbox/. Every outbound fetch of the main worker (and of
-// the test code, which runs in it) is routed to the sandbox, so the worker's code path is the production one.
+// the test code, which runs in it) is routed to the sandbox, so the worker's code path is the production one. Between
+// them stands the conformance gate (test/platform/): every answer of a documented route is checked against the
+// platform's published definition, and one that does not match fails the test that received it.
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { buildSandbox, sandboxWorkerOptions } from './demo/sandbox/build.mjs';
 import { seededCatalog } from './test/worker/seed-ids.mjs';
+import { buildConformanceGate, conformanceGateOptions } from './test/platform/build.mjs';
 
 await buildSandbox();
+await buildConformanceGate();
 // The static-assets directory must exist for the worker to start, even before `npm run build` has filled it.
 mkdirSync('./dist', { recursive: true });
 const reelgateConfig = await edgeWorkerTestConfig();
@@ -19,8 +23,8 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
-        outboundService: 'sandbox',
-        serviceBindings: { SANDBOX: 'sandbox' },
+        outboundService: 'platform',
+        serviceBindings: { SANDBOX: 'platform' },
         bindings: {
           API_BASE_URL: 'http://sandbox.test',
           GEO_API_URL: 'http://sandbox.test',
@@ -41,13 +45,13 @@ export default defineConfig({
         },
         // Low enough that the abuse-limit test can trip it, high enough that no other test does.
         ratelimits: { VISITOR_LIMIT: { namespace_id: '1001', simple: { limit: 200, period: 60 } } },
-        workers: [sandboxWorkerOptions()],
+        workers: [conformanceGateOptions(process.env.REELGATE_UPSTREAM_MODE ?? 'check'), sandboxWorkerOptions()],
       },
     }),
   ],
   test: {
     // Browser suites (test/components) run in Chromium through web-test-runner, never here.
-    include: ['test/{sandbox,upstream,worker,gateway}/**/*.test.ts'],
+    include: ['test/{sandbox,upstream,worker,gateway,platform}/**/*.test.ts'],
     // A bound on a hung test, not a speed target: generous, so a busy machine cannot fail a test by its clock.
     testTimeout: 30_000,
     reporters: ['default', './test/support/vitest-summary-reporter.mjs'],
