@@ -70,7 +70,7 @@ describe('<reel-player-config>', () => {
     await untilState(el, 'complete');
     expect(worker.callsTo(PLAYER_PATH)[0]!.url.pathname).to.equal(`/api/sites/${SITE}/players/YPi7CmXG`);
     expect($(el, '[part="name"]')!.textContent).to.equal('Homepage autoplay (muted)');
-    expect($(el, '[part="channel"]')!.textContent).to.equal('Release channel: beta');
+    expect($(el, '[part="channel"]')!.textContent).to.equal('Release channel: preview');
     const rows = $$(el, 'dt').map((dt, i) => [dt.textContent!.trim(), $$(el, 'dd')[i]!.textContent!.trim()]);
     expect(rows).to.deep.equal([
       ['Shape of the playeraspectratio', '1:1 (width to height)'],

@@ -89,7 +89,7 @@ describe('elements against the real worker and sandbox', () => {
       <reel-player-config site=${SITE} player=${AUTOPLAY_PLAYER}></reel-player-config>`);
     await untilState(el, 'complete');
     expect($(el, '[part="name"]')!.textContent).to.equal('Homepage autoplay (muted)');
-    expect($(el, '[part="channel"]')!.textContent).to.equal('Release channel: beta');
+    expect($(el, '[part="channel"]')!.textContent).to.equal('Release channel: preview');
     const values = Object.fromEntries($$(el, 'dt').map((dt, i) => [dt.querySelector('code')!.textContent,
       $$(el, 'dd')[i]!.textContent!.trim()]));
     expect(values.autostart).to.equal('When scrolled into view, muted');
