@@ -120,3 +120,55 @@ describe('the checker', () => {
     expect(kept.metadata.setup_config).toEqual(body.metadata.setup_config);
   });
 });
+
+describe('media, their conversions and playlists of every type answer as the definition documents them', () => {
+  it('a media, its renditions, originals and text tracks', async () => {
+    const site = await firstSite();
+    const list = await call('GET', `/v2/sites/${site}/media/?page_length=50`);
+    expect(checkAnswer('GET', `/v2/sites/${site}/media/`, 200, list.text).violations).toEqual([]);
+    const ready = (JSON.parse(list.text).media as Array<{ id: string; status: string }>).find((m) => m.status === 'ready')!;
+    for (const path of [`/v2/sites/${site}/media/${ready.id}/`, `/v2/sites/${site}/media/${ready.id}/media_renditions/`,
+      `/v2/sites/${site}/media/${ready.id}/originals/`, `/v2/sites/${site}/media/${ready.id}/text_tracks/`]) {
+      const answer = await call('GET', path);
+      expect(answer.status, path).toBe(200);
+      expect(checkAnswer('GET', path, 200, answer.text).violations, path).toEqual([]);
+    }
+    const renditions = JSON.parse((await call('GET', `/v2/sites/${site}/media/${ready.id}/media_renditions/`)).text).media_renditions;
+    // What the worker types a source from: the format, never a MIME type the platform does not send.
+    for (const rendition of renditions) {
+      expect(rendition.format).toMatch(/^(mp4|m3u8|m4a)$/);
+      expect(rendition).not.toHaveProperty('mime_type');
+    }
+  });
+
+  it('playlists of each type: the untyped answer names the type, the typed one carries the rules', async () => {
+    const site = await firstSite();
+    const list = await call('GET', `/v2/sites/${site}/playlists/?page_length=50`);
+    expect(checkAnswer('GET', `/v2/sites/${site}/playlists/`, 200, list.text).violations).toEqual([]);
+    const playlists = JSON.parse(list.text).playlists as Array<{ id: string; playlist_type: string }>;
+    expect(new Set(playlists.map((p) => p.playlist_type))).toEqual(new Set(['manual', 'dynamic', 'search', 'recommendations', 'article_matching']));
+    for (const playlist of playlists) {
+      const typed = `/v2/sites/${site}/playlists/${playlist.id}/${playlist.playlist_type}_playlist/`;
+      const answer = await call('GET', typed);
+      expect(checkAnswer('GET', typed, 200, answer.text).violations, typed).toEqual([]);
+      expect(JSON.parse(answer.text)).not.toHaveProperty('playlist_type');
+    }
+    const watchlist = await call('POST', `/v2/sites/${site}/playlists/watchlist_playlist/`, { metadata: { title: 'Later' } });
+    expect(checkAnswer('POST', `/v2/sites/${site}/playlists/watchlist_playlist/`, 201, watchlist.text).violations).toEqual([]);
+  });
+
+  it('fails a rendition that names a MIME type, and a typed playlist whose rules are not where the definition has them', async () => {
+    const site = await firstSite();
+    const media = JSON.parse((await call('GET', `/v2/sites/${site}/media/?page_length=50`)).text).media
+      .find((m: { status: string }) => m.status === 'ready');
+    const path = `/v2/sites/${site}/media/${media.id}/media_renditions/`;
+    const renditions = JSON.parse((await call('GET', path)).text);
+    renditions.media_renditions[0].mime_type = 'video/mp4';
+    expect(checkAnswer('GET', path, 200, JSON.stringify(renditions)).violations).not.toEqual([]);
+    const manual = JSON.parse((await call('GET', `/v2/sites/${site}/playlists/?q=playlist_type:manual`)).text).playlists[0];
+    const typed = `/v2/sites/${site}/playlists/${manual.id}/manual_playlist/`;
+    const body = JSON.parse((await call('GET', typed)).text);
+    const moved = { ...body, manual: { media_ids: body.metadata.media_filter.include.values } };
+    expect(checkAnswer('GET', typed, 200, JSON.stringify(moved)).violations).not.toEqual([]);
+  });
+});

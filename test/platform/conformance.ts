@@ -13,18 +13,14 @@ type Responses = Record<string, Schema | null>;
 const EXTRACTED = (definition as unknown as { routes: Record<string, Responses> }).routes;
 
 /**
- * Routes of the definition whose sandbox answers are not yet brought to it (issue 21, in progress): thumbnails still
- * answer width/height and `relationships.media[].is_poster`, the tag actions still answer a body where the definition
- * has 202 and none. Each leaves this list with the change that aligns it; everything else in schemas.json is enforced.
+ * Routes of the definition whose sandbox answers are not yet brought to it (issue 21, in progress). Each leaves this
+ * list with the change that aligns it; everything else in schemas.json is enforced.
  */
 export const NOT_YET_ALIGNED: readonly string[] = [
-  'GET /v2/sites/{site_id}/thumbnails/',
-  'POST /v2/sites/{site_id}/thumbnails/',
-  'GET /v2/sites/{site_id}/thumbnails/{thumbnail_id}/',
-  'PATCH /v2/sites/{site_id}/thumbnails/{thumbnail_id}/',
-  'DELETE /v2/sites/{site_id}/thumbnails/{thumbnail_id}/',
-  'PUT /v2/sites/{site_id}/remove_tag/',
-  'PUT /v2/sites/{site_id}/rename_tag/',
+  // The upload API as the official clients drive it: their part listing reads a part's number as `id` and the sandbox
+  // answers `complete` with a summary, where the definition has base resources and a bare 202.
+  'GET /v2/uploads/{upload_id}/parts/',
+  'PUT /v2/uploads/{upload_id}/complete/',
 ];
 
 /** The definition's routes as checked: every extracted route but the ones not yet aligned. */

@@ -2,16 +2,22 @@
 // definition (OpenAPI 3.1) into test/platform/schemas.json, which the conformance checks read (README, "What the
 // worker reads from the platform").
 //
-//   node test/platform/extract-schemas.mjs <openapi.json> [--out test/platform/schemas.json]
+//   node test/platform/extract-schemas.mjs <openapi.json>... [--out test/platform/schemas.json] [--merge]
+//
+// Several inputs are read as one definition (their paths and components merged): parts of the definition copied out
+// one route family at a time read the same as the whole file. `--merge` keeps the routes the output already holds
+// that the inputs do not name (a family extracted earlier), so the families can be brought in one by one.
 //
 // What it does to each schema, and why:
 // - drops prose (`description`, `summary`, `example(s)`, `x-*`): it never constrains an answer;
 // - resolves `$ref`s and turns OpenAPI 3.0's `nullable` into a JSON Schema type union, so any 2020-12 validator reads it;
-// - closes every object (`unevaluatedProperties: false` where the definition leaves it open and lists properties) and
+// - closes every object (`unevaluatedProperties: false` where the definition leaves it open and lists properties, and
+//   on the node holding a composition rather than on a member the definition closes by itself) and
 //   requires every property it lists, unless OPTIONAL below says the platform leaves it out: the sandbox must send
 //   exactly what the definition documents, so a missing field or an invented one fails the check;
 // - keeps only routes under ROUTE_PREFIXES (the ones the worker, the gateway or the sandbox serve).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const ROUTE_PREFIXES = [
   '/v2/sites/{site_id}/media/',
@@ -24,30 +30,135 @@ const ROUTE_PREFIXES = [
   '/v2/uploads/',
 ];
 
+/** Where each resource's answers are: its single answers (`<route> <status>`) and its list answer with the list's key. */
+const RESOURCES = {
+  player: {
+    single: ['POST /v2/sites/{site_id}/players/ 201', 'GET /v2/sites/{site_id}/players/{player_id}/ 200',
+      'PATCH /v2/sites/{site_id}/players/{player_id}/ 200'],
+    list: ['GET /v2/sites/{site_id}/players/ 200', 'players'],
+  },
+  media: {
+    single: ['POST /v2/sites/{site_id}/media/ 201', 'GET /v2/sites/{site_id}/media/{media_id}/ 200',
+      'PATCH /v2/sites/{site_id}/media/{media_id}/ 200', 'PUT /v2/sites/{site_id}/media/{media_id}/reupload/ 200'],
+    list: ['GET /v2/sites/{site_id}/media/ 200', 'media'],
+  },
+  rendition: {
+    single: ['POST /v2/sites/{site_id}/media/{media_id}/media_renditions/ 201',
+      'GET /v2/sites/{site_id}/media/{media_id}/media_renditions/{rendition_id}/ 200'],
+    list: ['GET /v2/sites/{site_id}/media/{media_id}/media_renditions/ 200', 'media_renditions'],
+  },
+  original: {
+    single: ['POST /v2/sites/{site_id}/media/{media_id}/originals/ 201',
+      'GET /v2/sites/{site_id}/media/{media_id}/originals/{original_id}/ 200'],
+    list: ['GET /v2/sites/{site_id}/media/{media_id}/originals/ 200', 'originals'],
+  },
+  playlist: {
+    single: ['GET /v2/sites/{site_id}/playlists/{playlist_id}/ 200'],
+    list: ['GET /v2/sites/{site_id}/playlists/ 200', 'playlists'],
+  },
+  textTrack: {
+    single: ['POST /v2/sites/{site_id}/media/{media_id}/text_tracks/ 201',
+      'GET /v2/sites/{site_id}/media/{media_id}/text_tracks/{track_id}/ 200',
+      'PATCH /v2/sites/{site_id}/media/{media_id}/text_tracks/{track_id}/ 200'],
+    list: ['GET /v2/sites/{site_id}/media/{media_id}/text_tracks/ 200', 'text_tracks'],
+  },
+};
+
+/** The typed playlist answers (create, show, update) of each type: rules under `metadata`. */
+const PLAYLIST_TYPES = ['manual', 'dynamic', 'article_matching', 'search', 'recommendations', 'watchlist'];
+const FILTERED_TYPES = ['dynamic', 'article_matching', 'search', 'recommendations'];
+function typedPlaylistAnswers(types) {
+  return types.flatMap((type) => [`POST /v2/sites/{site_id}/playlists/${type}_playlist/ 201`,
+    `GET /v2/sites/{site_id}/playlists/{playlist_id}/${type}_playlist/ 200`,
+    `PATCH /v2/sites/{site_id}/playlists/{playlist_id}/${type}_playlist/ 200`]);
+}
+
+/** `paths` (dotted, relative to one resource) for every answer of the resource: a list answer's under `<key>[].`. */
+function forResource(name, paths) {
+  const { single, list: [listRoute, key] } = RESOURCES[name];
+  const map = Object.fromEntries(single.map((route) => [route, paths]));
+  const inList = Array.isArray(paths) ? paths.map((path) => `${key}[].${path}`)
+    : Object.fromEntries(Object.entries(paths).map(([path, value]) => [`${key}[].${path}`, value]));
+  return { ...map, [listRoute]: inList };
+}
+
+/** Per-route maps merged: a route named by several keeps every entry. */
+function merged(...maps) {
+  const out = {};
+  for (const map of maps) {
+    for (const [route, value] of Object.entries(map)) {
+      out[route] = Array.isArray(value) ? [...(out[route] ?? []), ...value] : { ...(out[route] ?? {}), ...value };
+    }
+  }
+  return out;
+}
+
 /**
  * Members the definition lists but the platform sends only in some answers: `<route key> <status>` → dotted paths
  * (`[]` for array items). Kept optional; everything else the definition lists is required.
  */
-const OPTIONAL = {
+const OPTIONAL = merged(
   // A player links a recommendations playlist or an ad schedule only once one is chosen.
-  ...forEach(['POST /v2/sites/{site_id}/players/ 201', 'GET /v2/sites/{site_id}/players/{player_id}/ 200',
-    'PATCH /v2/sites/{site_id}/players/{player_id}/ 200'], ['relationships.recommendations_playlist', 'relationships.adschedule']),
-  ...forEach(['GET /v2/sites/{site_id}/players/ 200'], ['players[].relationships.recommendations_playlist', 'players[].relationships.adschedule']),
-};
+  forResource('player', ['relationships.recommendations_playlist', 'relationships.adschedule']),
+  // A media names a protection rule only when one applies; a rendition names the template it was made from only when
+  // it was made from one (the original's own conversions have none).
+  forResource('media', ['relationships.protection_rule']),
+  forResource('rendition', ['relationships.media_rendition_template']),
+  // The upload link is in the answer that creates a track for a direct upload, and in no other.
+  forResource('textTrack', ['upload_link']),
+  // A media's create and re-upload answers say where to send the file only for the methods that send one.
+  forEach(['POST /v2/sites/{site_id}/media/ 201', 'PUT /v2/sites/{site_id}/media/{media_id}/reupload/ 200'],
+    ['upload_link', 'upload_id', 'upload_token']),
+);
+
+/**
+ * Members the platform answers that the definition leaves out, each with the evidence, added as optional members at
+ * the top of the answer: `<route key> <status>` → name → schema.
+ */
+const ADDITIONS = merged(
+  // A direct or multipart upload's create (and re-upload) answer carries the upload's id, and a multipart one the
+  // token the upload API takes: the official clients read both (jwplatform-py and -go's multipart uploads), and a
+  // re-upload answers as a create does.
+  forEach(['POST /v2/sites/{site_id}/media/ 201', 'PUT /v2/sites/{site_id}/media/{media_id}/reupload/ 200'], {
+    upload_id: { type: 'string' }, upload_token: { type: 'string' }, upload_link: { type: 'string' },
+  }),
+);
+
+/**
+ * Members the platform answers as null while unset. The definition was converted to OpenAPI 3.1 without 3.0's
+ * `nullable` (no schema in it admits null), but the platform does send null: the official Go client's fixtures carry
+ * `"error_message": nil` for renditions and text tracks, and an unscheduled media has no publish date to give.
+ * Only members that can be unset are listed: `<route key> <status>` → dotted paths.
+ */
+const NULLABLE = merged(
+  forResource('media', ['error_message', 'external_id', 'duration', 'mime_type', 'trim_in_point', 'trim_out_point',
+    'metadata.description', 'metadata.author', 'metadata.permalink', 'metadata.category', 'metadata.language',
+    'metadata.duration', 'metadata.publish_start_date', 'metadata.publish_end_date']),
+  forResource('rendition', ['error_message', 'width', 'height']),
+  forResource('original', ['error_message', 'md5', 'container_format', 'metadata.language', 'metadata.language_code']),
+  forResource('textTrack', ['error_message', 'delivery_url']),
+  forResource('playlist', ['metadata.description', 'metadata.author', 'metadata.link']),
+  forEach(typedPlaylistAnswers(PLAYLIST_TYPES), ['metadata.description', 'metadata.author', 'metadata.link']),
+  // A pinning slot nobody holds, a playlist without a recency limit.
+  forEach(typedPlaylistAnswers(FILTERED_TYPES), ['metadata.pinning.slot1', 'metadata.pinning.slot2', 'metadata.recency']),
+);
 
 /**
  * Where the definition is narrower than the contract the platform honours (../shared/spec/upstream-apis.md), the
  * contract wins, and only there: `<route key> <status>` → dotted path → the schema put in its place.
  */
 const ANY_MEMBERS = { type: 'object', additionalProperties: true };
-const CORRECTIONS = {
+const CORRECTIONS = merged(
   // The definition types setup_config's members as string, integer or object; the spec says it "accepts any option
   // the player supports and the API does not validate its members" (booleans such as `autostart`, arrays such as
   // `playbackRateControls`), and the official Go client reads it as map[string]interface{}.
-  ...forEach(['POST /v2/sites/{site_id}/players/ 201', 'GET /v2/sites/{site_id}/players/{player_id}/ 200',
-    'PATCH /v2/sites/{site_id}/players/{player_id}/ 200'], { 'metadata.setup_config': ANY_MEMBERS }),
-  ...forEach(['GET /v2/sites/{site_id}/players/ 200'], { 'players[].metadata.setup_config': ANY_MEMBERS }),
-};
+  forResource('player', { 'metadata.setup_config': ANY_MEMBERS }),
+  // The untyped answer's `playlist_type` enum leaves out recommendations, which the same member's description in the
+  // definition lists and which has its own typed routes there (`recommendations_playlist`).
+  forResource('playlist', { playlist_type: {
+    type: 'string', enum: ['article_matching', 'dynamic', 'manual', 'recommendations', 'search', 'watchlist'],
+  } }),
+);
 
 function forEach(keys, value) {
   return Object.fromEntries(keys.map((key) => [key, value]));
@@ -57,14 +168,14 @@ const PROSE = new Set(['description', 'summary', 'example', 'examples', 'externa
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 function main(argv) {
-  const input = argv[0];
-  if (!input) {
-    console.error('usage: node test/platform/extract-schemas.mjs <openapi.json> [--out FILE]');
+  const outIndex = argv.indexOf('--out');
+  const out = outIndex >= 0 ? argv[outIndex + 1] : fileURLToPath(new URL('./schemas.json', import.meta.url));
+  const inputs = argv.filter((arg, index) => !arg.startsWith('--') && (outIndex < 0 || index !== outIndex + 1));
+  if (inputs.length === 0 || (outIndex >= 0 && !out)) {
+    console.error('usage: node test/platform/extract-schemas.mjs <openapi.json>... [--out FILE] [--merge]');
     process.exit(2);
   }
-  const outIndex = argv.indexOf('--out');
-  const out = outIndex > 0 ? argv[outIndex + 1] : new URL('./schemas.json', import.meta.url);
-  const definition = JSON.parse(readFileSync(input, 'utf8'));
+  const definition = inputs.map((input) => JSON.parse(readFileSync(input, 'utf8'))).reduce(mergeDefinitions);
   const routes = {};
   for (const [path, item] of Object.entries(definition.paths ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     if (!ROUTE_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix)) continue;
@@ -77,19 +188,34 @@ function main(argv) {
         const schema = resolve(definition, response)?.content?.['application/json']?.schema;
         const at = `${key} ${status}`;
         responses[status] = schema === undefined ? null
-          : strict(normalise(definition, schema), OPTIONAL[at] ?? [], CORRECTIONS[at] ?? {});
+          : strict(withAdditions(normalise(definition, schema), ADDITIONS[at]), OPTIONAL[at] ?? [], CORRECTIONS[at] ?? {},
+            NULLABLE[at] ?? []);
       }
       routes[key] = responses;
     }
   }
+  if (argv.includes('--merge') && existsSync(out)) {
+    const earlier = JSON.parse(readFileSync(out, 'utf8')).routes ?? {};
+    for (const [key, responses] of Object.entries(earlier)) routes[key] ??= responses;
+  }
+  const sorted = Object.fromEntries(Object.entries(routes).sort(([a], [b]) => a.localeCompare(b)));
   const info = definition.info ?? {};
   const document = {
     $comment: 'Generated by test/platform/extract-schemas.mjs from the platform\'s published definition; do not edit by hand.',
     source: { title: info.title ?? null, version: info.version ?? null, openapi: definition.openapi ?? null },
-    routes,
+    routes: sorted,
   };
   writeFileSync(out, `${JSON.stringify(document, null, 1)}\n`);
-  console.log(`${Object.keys(routes).length} routes written to ${out instanceof URL ? out.pathname : out}`);
+  console.log(`${Object.keys(sorted).length} routes written to ${out}`);
+}
+
+/** Two parts of one definition as one: paths and component sections merged, the first part's info kept. */
+function mergeDefinitions(a, b) {
+  const components = { ...(a.components ?? {}) };
+  for (const [section, entries] of Object.entries(b.components ?? {})) {
+    components[section] = { ...(components[section] ?? {}), ...entries };
+  }
+  return { ...b, ...a, paths: { ...(a.paths ?? {}), ...(b.paths ?? {}) }, components };
 }
 
 /** A `$ref` followed (local references only: the definition inlines everything else). */
@@ -134,30 +260,53 @@ const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'];
  * closed one by one (each would refuse its siblings' properties): the node holding them is, and 2020-12's
  * `unevaluatedProperties` sees what every member evaluated.
  */
-function strict(node, optional, corrections, at = '', member = false) {
-  if (Array.isArray(node)) return node.map((entry) => strict(entry, optional, corrections, at, member));
+function strict(node, optional, corrections, nullable, at = '', member = false) {
+  if (Array.isArray(node)) return node.map((entry) => strict(entry, optional, corrections, nullable, at, member));
   if (node === null || typeof node !== 'object') return node;
   const out = { ...node };
   if (out.properties) {
     out.properties = Object.fromEntries(Object.entries(out.properties).map(([name, schema]) => {
       const path = at ? `${at}.${name}` : name;
-      return [name, corrections[path] ?? strict(schema, optional, corrections, path)];
+      const schemaAt = corrections[path] ?? strict(schema, optional, corrections, nullable, path);
+      return [name, nullable.includes(path) ? orNull(schemaAt) : schemaAt];
     }));
     const listed = Object.keys(out.properties).filter((name) => !optional.includes(at ? `${at}.${name}` : name));
     out.required = [...new Set([...(out.required ?? []), ...listed])];
   }
   for (const keyword of COMPOSITIONS) {
-    if (Array.isArray(out[keyword])) out[keyword] = out[keyword].map((entry) => strict(entry, optional, corrections, at, true));
+    if (Array.isArray(out[keyword])) out[keyword] = out[keyword].map((entry) => strict(entry, optional, corrections, nullable, at, true));
   }
-  if (out.items) out.items = strict(out.items, optional, corrections, `${at}[]`);
+  if (out.items) out.items = strict(out.items, optional, corrections, nullable, `${at}[]`);
   if (out.additionalProperties && typeof out.additionalProperties === 'object') {
-    out.additionalProperties = strict(out.additionalProperties, optional, corrections, `${at}.*`);
+    out.additionalProperties = strict(out.additionalProperties, optional, corrections, nullable, `${at}.*`);
   }
+  // A member the definition closes on its own (`additionalProperties: false`, as its rendition is) would refuse its
+  // siblings' members (the base resource's id, schema, ...), which the platform does send: the node holding the
+  // composition is closed instead, and its `unevaluatedProperties` sees every member's properties.
+  if (member && out.additionalProperties === false && out.properties) delete out.additionalProperties;
   const open = out.additionalProperties === undefined && out.unevaluatedProperties === undefined;
   if (!member && namesProperties(out) && open) {
     out.unevaluatedProperties = false;
   }
   return out;
+}
+
+/** The answer's schema with `additions` as members of its top level (listed, so closing it keeps them). */
+function withAdditions(schema, additions) {
+  if (!additions) return schema;
+  const listed = new Set(membersNamed(schema));
+  const extra = Object.fromEntries(Object.entries(additions).filter(([name]) => !listed.has(name)));
+  return Object.keys(extra).length ? { allOf: [schema, { type: 'object', properties: extra }] } : schema;
+}
+
+/** The names a schema's top level lists, through its compositions. */
+function membersNamed(schema) {
+  return [...Object.keys(schema.properties ?? {}), ...COMPOSITIONS.flatMap((keyword) => (schema[keyword] ?? []).flatMap(membersNamed))];
+}
+
+/** A schema that also admits null. */
+function orNull(schema) {
+  return { anyOf: [schema, { type: 'null' }] };
 }
 
 /** Whether a schema, or an allOf member of it, lists properties: an object the definition describes member by member. */
