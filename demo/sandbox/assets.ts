@@ -3,8 +3,10 @@
 // renditions a folder per media: a master playlist of two variants (and a subtitles group when the media has
 // captions or subtitles), each variant a VOD playlist of several real MPEG-TS segments of the same clip. For the
 // bench, `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory).
-import type { Media, MediaRendition, TextTrack, Thumbnail } from '../../worker/contract/v2-types.ts';
+import type { Thumbnail } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaRendition, TextTrack } from './records.ts';
 import { errorResponse } from './http.ts';
+import { posterOf, thumbnailMediaId } from './poster-choice.ts';
 import { hashString } from './prng.ts';
 import { SAMPLE_AUDIO_MP4, SAMPLE_SECONDS, SAMPLE_VIDEO_MP4, SAMPLE_VIDEO_TS } from './sample-media.ts';
 import type { Store } from './store.ts';
@@ -32,18 +34,34 @@ export function serveAsset(store: Store, url: URL, range: string | null = null):
   return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
 }
 
+/**
+ * The delivery side's poster of a media, `/v2/media/<media_id>/poster.jpg?width=<w>`: the thumbnail chosen as its
+ * poster (poster-choice.ts) at the width asked for (720 when none is).
+ */
+export function serveMediaPoster(store: Store, url: URL): Response {
+  const mediaId = /^\/v2\/media\/([A-Za-z0-9]+)\/poster\.jpg$/.exec(url.pathname)?.[1];
+  const media = mediaId ? store.find<Media>('media', mediaId) : null;
+  if (!media) return errorResponse(404, 'not_found', `No media poster at ${url.pathname}.`);
+  const poster = posterOf(store, media.site, media.doc.id);
+  if (!poster) return errorResponse(404, 'not_found', `Media '${media.doc.id}' has no poster yet.`);
+  return thumbnailImage(store, poster.id, url.searchParams.get('width') ?? '720');
+}
+
+/** Thumbnails are 16:9 frames, 1920 wide unless a width is asked for. */
+const FRAME = { width: 1920, height: 1080 };
+
 function thumbnailImage(store: Store, id: string, widthParam: string | null): Response {
   const found = store.find<Thumbnail>('thumbnail', id);
   if (!found) return errorResponse(404, 'not_found', `Thumbnail '${id}' was not found.`);
-  let width = found.doc.width;
+  let width = FRAME.width;
   if (widthParam !== null) {
     if (!/^\d+$/.test(widthParam) || Number(widthParam) < 16 || Number(widthParam) > 3840) {
       return errorResponse(400, 'invalid_width', `width must be an integer from 16 to 3840, got '${widthParam}'.`);
     }
     width = Number(widthParam);
   }
-  const height = Math.round((width * found.doc.height) / found.doc.width);
-  const mediaId = found.doc.relationships.media[0]?.id ?? '';
+  const height = Math.round((width * FRAME.height) / FRAME.width);
+  const mediaId = thumbnailMediaId(found.doc);
   const media = store.get<Media>('media', found.site, mediaId);
   const title = media?.metadata.title ?? 'Untitled';
   const hue = hashString(found.doc.id) % 360;

@@ -2,13 +2,33 @@
 // messages name the exact field, so a caller can fix a request from the description alone.
 import { HttpError, invalid } from './http.ts';
 
-export interface Envelope {
+// A type, not an interface: it then fits `Record<string, unknown>`, as an action's body does.
+export type Envelope = {
   metadata?: Record<string, unknown>;
   upload?: Record<string, unknown>;
   relationships?: Record<string, unknown>;
-}
+};
 
 const ENVELOPE_KEYS = ['metadata', 'upload', 'relationships'];
+
+/**
+ * Reads an action route's body (the tag actions): a JSON object of the action's own members at its top level, as
+ * the platform's definition has them, instead of the envelope. The handler checks each member.
+ */
+export function readActionBody(text: string, contentType: string, members: readonly string[]): Record<string, unknown> {
+  const expected = members.map((member) => `'${member}'`).join(', ');
+  if (text.trim() === '') throw invalid('invalid_body', `This route needs a JSON body: an object with ${expected}.`);
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new HttpError(400, 'invalid_body',
+      `A request body must be sent with Content-Type: application/json (got '${contentType || 'none'}').`);
+  }
+  const parsed = readJsonObject(text);
+  const unknown = Object.keys(parsed).filter((key) => !members.includes(key));
+  if (unknown.length > 0) {
+    throw invalid('invalid_body', `Unknown member(s) ${unknown.map((key) => `'${key}'`).join(', ')}: this body holds ${expected}.`);
+  }
+  return parsed;
+}
 
 /** Reads and checks a write route's body: JSON, Content-Type application/json, an object of the three envelope keys. */
 export function readEnvelope(text: string, contentType: string): Envelope {

@@ -13,7 +13,9 @@ export interface RouteContext {
   params: Record<string, string>;
   now: Date;
   /** The checked request body (write routes only). */
-  body: Envelope;
+  body: Envelope & Record<string, unknown>;
+  /** The `changed_playlist_shape` fault is on (controls.ts): typed playlist answers move their rules. */
+  changedPlaylistShape?: boolean;
 }
 
 export type Handler = (ctx: RouteContext) => Response | Promise<Response>;

@@ -1,5 +1,6 @@
 // /_sandbox/: test and bench controls. They need no credential and the edge worker never proxies them.
-import type { Media, Player, TextTrack, TypedPlaylist } from '../../worker/contract/v2-types.ts';
+import type { Player } from '../../worker/contract/v2-types.ts';
+import type { Media, Playlist, TextTrack } from './records.ts';
 import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { GEO_FIXTURES } from './geo-fixtures.ts';
 import { errorResponse, HttpError, invalid } from './http.ts';
@@ -17,6 +18,12 @@ export interface Faults {
    * only): the worker's geo bucket must then hold the limit by itself.
    */
   omit_geo_rate_headers?: boolean;
+  /**
+   * Typed playlist answers carry their rules in a shape the worker does not read, as a platform that changed them
+   * would (a manual playlist's ids moved out of `media_filter`, a filtered one's tag filter a string). The worker must
+   * then refuse the playlist and everything it could bind, never serve its media as unbound.
+   */
+  changed_playlist_shape?: boolean;
 }
 
 export interface Stats {
@@ -50,7 +57,7 @@ export function parseFaults(body: Record<string, unknown>): Faults {
         }
         if (value > 0) faults.latency_ms = value;
         break;
-      case 'outage': case 'force_429': case 'omit_geo_rate_headers':
+      case 'outage': case 'force_429': case 'omit_geo_rate_headers': case 'changed_playlist_shape':
         if (typeof value !== 'boolean') throw invalid('invalid_parameter', `${key} must be true or false.`);
         if (value) faults[key] = true;
         break;
@@ -61,7 +68,7 @@ export function parseFaults(body: Record<string, unknown>): Faults {
         faults.retry_after_seconds = value;
         break;
       default:
-        throw invalid('invalid_parameter', `Unknown fault '${key}'; known: error_rate, latency_ms, outage, force_429, retry_after_seconds, omit_geo_rate_headers.`);
+        throw invalid('invalid_parameter', `Unknown fault '${key}'; known: error_rate, latency_ms, outage, force_429, retry_after_seconds, omit_geo_rate_headers, changed_playlist_shape.`);
     }
   }
   return faults;
@@ -72,7 +79,7 @@ export function catalog(store: Store, now: number): unknown {
   const sites = store.sites().map((siteId) => {
     const site = store.get<{ id: string; name: string }>('site', siteId, siteId);
     const media = store.list<Media>('media', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
-    const playlists = store.list<TypedPlaylist>('playlist', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
+    const playlists = store.list<Playlist>('playlist', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
     const few = (list: Media[]): string[] => list.slice(0, 5).map((m) => m.id);
     const withTracks = media.filter((m) => store.list<TextTrack>('text_track', siteId, m.id).length > 1);
     return {

@@ -1,7 +1,8 @@
 // What the platform's processing produces for a media: an original, renditions at several widths plus HLS, and
 // thumbnails (the first one the poster). The seed and POST media/ both use this, so created media look like seeded ones.
 // Delivery URLs are stored as paths under /cdn/ and given the caller's origin when answered (see present.ts).
-import type { Media, MediaRendition, MediaType, Original, Thumbnail } from '../../worker/contract/v2-types.ts';
+import type { Thumbnail } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaRendition, MediaType, Original } from './records.ts';
 import { hashString } from './prng.ts';
 
 export const VIDEO_WIDTHS = [320, 640, 1280, 1920] as const;
@@ -67,23 +68,28 @@ export function processMedia(media: Media, at: string, nextId: () => string, wid
     ? [makeRendition(nextId(), media, at, { width: null, mime_type: 'audio/mp4' })]
     : widths.map((width) => makeRendition(nextId(), media, at, { width, mime_type: 'video/mp4' }));
   renditions.push(makeRendition(nextId(), media, at, { width: null, mime_type: HLS_MIME }));
-  const thumbnails = audio ? [makeThumbnail(nextId(), media.id, at, 'static_frame', true)] : [
-    makeThumbnail(nextId(), media.id, at, 'static_frame', true),
-    makeThumbnail(nextId(), media.id, at, 'static_frame', false),
+  // The platform's default thumbnail (from ten seconds in), and for video one more frame to choose from.
+  const thumbnails = audio ? [makeThumbnail(nextId(), media.id, at, 'default')] : [
+    makeThumbnail(nextId(), media.id, at, 'default'),
+    makeThumbnail(nextId(), media.id, at, 'thumbstrip_image'),
   ];
   return { original, renditions, thumbnails };
 }
 
-export function makeThumbnail(id: string, mediaId: string, at: string, sourceType: Thumbnail['source_type'], isPoster: boolean): Thumbnail {
+export const THUMBNAIL_SCHEMA = 'https://schema.jwplayer.com/types/thumbnail.json';
+
+/** A ready still thumbnail of a media, as the definition answers it (the first one of a media is its poster). */
+export function makeThumbnail(id: string, mediaId: string, at: string, sourceType: Thumbnail['source_type']): Thumbnail {
   return {
+    schema: THUMBNAIL_SCHEMA,
     id, type: 'thumbnail', created: at, last_modified: at,
-    status: 'ready',
+    relationships: { media: [{ id: { id: mediaId, type: 'media' } }] },
     delivery_url: `/cdn/thumbs/${id}.svg`,
-    source_type: sourceType,
+    file_type: 'jpeg',
+    status: 'ready',
     thumbnail_type: 'static',
-    width: 1920,
-    height: 1080,
-    relationships: { media: [{ id: mediaId, is_poster: isPoster }] },
+    source_type: sourceType,
+    metadata: {},
   };
 }
 

@@ -29,6 +29,8 @@ export interface Route {
   noBody?: true;
   /** The credential: the API secret, or (`upload`) the token of the upload in the path. */
   auth?: 'upload';
+  /** An action's top-level members, read instead of the envelope (the tag actions). */
+  action?: readonly string[];
 }
 
 /** The sandbox's handler of every row of the contract's table (a missing one is a type error). */
@@ -79,6 +81,7 @@ export const ROUTES: readonly Route[] = V2_ROUTE_TABLE.map((row): Route => ({
   ...('list' in row ? { list: true as const } : {}),
   ...(row.body === 'none' && row.method !== 'GET' && row.method !== 'DELETE' ? { noBody: true as const } : {}),
   ...(row.credential === 'upload' ? { auth: 'upload' as const } : {}),
+  ...('members' in row ? { action: row.members } : {}),
 }));
 
 const segments = (path: string): string[] => path.split('/').filter((part) => part !== '');

@@ -1,8 +1,8 @@
 // The whole platform in one SQLite-backed Durable Object: catalog state, per-credential rate windows, call statistics
 // and injected faults. Every request of the sandbox passes through here, so the rules hold for every caller at once.
 import { DurableObject } from 'cloudflare:workers';
-import { serveAsset } from './assets.ts';
-import { readEnvelope } from './body.ts';
+import { serveAsset, serveMediaPoster } from './assets.ts';
+import { readActionBody, readEnvelope } from './body.ts';
 import type { RouteContext } from './context.ts';
 import { readJsonObject } from './body.ts';
 import { catalog, controlError, emptyStats, type Faults, parseFaults, type Stats } from './controls.ts';
@@ -70,6 +70,13 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
         }
         return serveAsset(this.store, url, request.headers.get('range'));
+      }
+      // The delivery side's poster images (the Delivery API's `/v2/media/<id>/poster.jpg`): public, like /cdn/.
+      if (path.startsWith('/v2/media/')) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
+        }
+        return serveMediaPoster(this.store, url);
       }
       if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
       if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);
@@ -186,7 +193,10 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       const hasBody = ['POST', 'PATCH', 'PUT'].includes(match.route.method) && !match.route.noBody;
       const ctx: RouteContext = {
         store: this.store, request, url, origin: url.origin, params: match.params, now: new Date(),
-        body: hasBody ? readEnvelope(bodyText, request.headers.get('content-type') ?? '') : {},
+        ...(faults.changed_playlist_shape ? { changedPlaylistShape: true } : {}),
+        body: !hasBody ? {}
+          : match.route.action ? readActionBody(bodyText, request.headers.get('content-type') ?? '', match.route.action)
+            : readEnvelope(bodyText, request.headers.get('content-type') ?? ''),
       };
       // A refused write leaves nothing half-done: each call is one transaction. Processing whose time has come
       // finishes first, so every answer shows the state the platform would be in by now.

@@ -1,13 +1,12 @@
 // The deterministic catalog every fresh (or reset) sandbox starts with. A fixed PRNG seed and a fixed base date make
 // ids, titles and figures identical on every run; publish windows sit far in the past (ended 2020), in 2024-2025, or
 // in 2099, so "published", "expired" and "scheduled" stay true against the real clock for decades.
-import type {
-  Media, MediaStatus, Player, PlaylistSubresources, PlaylistType, TextTrack, TypedPlaylist,
-} from '../../worker/contract/v2-types.ts';
+import type { Player, PlaylistType } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaStatus, Playlist, TextTrack } from './records.ts';
 import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
 import { createRandom, type Random } from './prng.ts';
 import type { Store } from './store.ts';
-import { trendingIds } from './playlist-rules.ts';
+import { defaultRules } from './playlist-rules.ts';
 import { PLAYER_SCHEMA } from './handlers/players.ts';
 
 const SEED = 20_240_601;
@@ -26,14 +25,14 @@ interface Topic {
 const TOPICS: readonly Topic[] = [
   { tag: 'food', category: 'Food & Drink', series: 'Kitchen Basics', subjects: ['Sourdough Starter', 'Weeknight Ramen', 'Knife Skills', 'Perfect Omelette', 'Street Tacos', 'Summer Salads'] },
   { tag: 'travel', category: 'Travel', series: 'Weekend Away', subjects: ['Lisbon Trams', 'Kyoto Temples', 'Iceland Ring Road', 'Patagonia Trails', 'Venice by Night', 'Route 66'] },
-  { tag: 'football', category: 'Sport', series: 'Matchday', subjects: ['Derby Highlights', 'Set-Piece Drills', 'Goalkeeper Training', 'Cup Final Recap', 'Youth Academy'] },
-  { tag: 'technology', category: 'Technology', series: 'Under the Hood', subjects: ['Edge Computing', 'Battery Chemistry', 'Open-Source Maintainers', 'Home Networking', 'Chip Design'] },
-  { tag: 'nature', category: 'Nature', series: 'Wild Places', subjects: ['Coral Reefs', 'Urban Foxes', 'Alpine Meadows', 'Migrating Cranes', 'Rainforest Canopy'] },
-  { tag: 'music', category: 'Music', series: 'Live Sessions', subjects: ['Jazz Trio', 'String Quartet', 'Synth Workshop', 'Festival Backstage', 'Choir Rehearsal'] },
+  { tag: 'football', category: 'Sports', series: 'Matchday', subjects: ['Derby Highlights', 'Set-Piece Drills', 'Goalkeeper Training', 'Cup Final Recap', 'Youth Academy'] },
+  { tag: 'technology', category: 'Technology & Computing', series: 'Under the Hood', subjects: ['Edge Computing', 'Battery Chemistry', 'Open-Source Maintainers', 'Home Networking', 'Chip Design'] },
+  { tag: 'nature', category: 'Science', series: 'Wild Places', subjects: ['Coral Reefs', 'Urban Foxes', 'Alpine Meadows', 'Migrating Cranes', 'Rainforest Canopy'] },
+  { tag: 'music', category: 'Music and Audio', series: 'Live Sessions', subjects: ['Jazz Trio', 'String Quartet', 'Synth Workshop', 'Festival Backstage', 'Choir Rehearsal'] },
   { tag: 'science', category: 'Science', series: 'Big Questions', subjects: ['Black Holes', 'Gene Editing', 'Ocean Currents', 'Quantum Sensors', 'Ancient DNA'] },
-  { tag: 'climate', category: 'News', series: 'Climate Desk', subjects: ['Heat Pumps', 'Flood Defences', 'Carbon Capture', 'Glacier Retreat', 'Solar Farms'] },
-  { tag: 'fitness', category: 'Lifestyle', series: 'Daily Moves', subjects: ['Morning Stretch', 'Kettlebell Basics', 'Running Form', 'Desk Yoga', 'Recovery Days'] },
-  { tag: 'history', category: 'Documentary', series: 'Then & Now', subjects: ['Roman Roads', 'Lost Libraries', 'Industrial Canals', 'Silk Road Cities', 'Lighthouses'] },
+  { tag: 'climate', category: 'News and Politics', series: 'Climate Desk', subjects: ['Heat Pumps', 'Flood Defences', 'Carbon Capture', 'Glacier Retreat', 'Solar Farms'] },
+  { tag: 'fitness', category: 'Healthy Living', series: 'Daily Moves', subjects: ['Morning Stretch', 'Kettlebell Basics', 'Running Form', 'Desk Yoga', 'Recovery Days'] },
+  { tag: 'history', category: 'Education', series: 'Then & Now', subjects: ['Roman Roads', 'Lost Libraries', 'Industrial Canals', 'Silk Road Cities', 'Lighthouses'] },
 ];
 const FORMATS = ['Explained', 'in 5 Minutes', 'Behind the Scenes', 'A Beginner\'s Guide', 'Deep Dive', 'Live', 'Q&A', 'Highlights'] as const;
 const EXTRA_TAGS = ['tutorial', 'interview', 'behind-the-scenes', 'live', 'documentary', 'kids', 'explainer', 'highlights', 'news'] as const;
@@ -98,7 +97,6 @@ function seedMedia(store: Store, random: Random, site: SiteSeed, i: number, site
       external_id: i % 4 === 0 ? `cms-${siteIndex + 1}-${1000 + i}` : null,
     },
     upload: { method: 'fetch', mime_type: audio ? 'audio/mpeg' : 'video/mp4', source_url: `https://uploads.example.com/${id}.${audio ? 'mp3' : 'mp4'}`, download_url: null, trim_in_point: null, trim_out_point: null },
-    relationships: { poster: null },
   };
   if (status === 'ready') {
     const widths = i % 3 === 2 ? VIDEO_WIDTHS.slice(0, 3) : VIDEO_WIDTHS;
@@ -106,8 +104,6 @@ function seedMedia(store: Store, random: Random, site: SiteSeed, i: number, site
     store.put('original', site.id, id, conv.original);
     for (const rendition of conv.renditions) store.put('media_rendition', site.id, id, rendition);
     for (const thumbnail of conv.thumbnails) store.put('thumbnail', site.id, id, thumbnail);
-    const poster = conv.thumbnails[0]!;
-    doc.relationships.poster = { id: poster.id, delivery_url: poster.delivery_url };
     if (!audio) seedTracks(store, random, site.id, doc, i);
   }
   store.put('media', site.id, null, doc);
@@ -162,28 +158,38 @@ function seedPlaylists(store: Store, random: Random, site: SiteSeed, media: Medi
   const published = media.filter((m) => m.status === 'ready' && m.metadata.publish_start_date !== null &&
     m.metadata.publish_start_date < '2026' && m.metadata.publish_end_date === null);
   const notPublic = media.filter((m) => m.metadata.publish_start_date?.startsWith('2099') || m.metadata.publish_end_date?.startsWith('2020'));
-  const make = <T extends PlaylistType>(type: T, title: string, description: string, day: number, sub: PlaylistSubresources[T]) => ({
-    id: random.id(), type: 'playlist' as const, created: at(day), last_modified: at(day + 2), playlist_type: type,
-    metadata: { title, description, author: random.pick(AUTHORS), link: `https://www.example.com/playlists/${slug(title)}`, custom_params: { placement: 'homepage' } },
-    [type]: sub,
-  }) as unknown as TypedPlaylist;
-  const playlists: TypedPlaylist[] = [];
+  // The rules are given first (as arguments), then the id is drawn: the draws' order keeps every seeded id stable.
+  const make = (type: PlaylistType, title: string, description: string, day: number, rules: Record<string, unknown>): Playlist => ({
+    id: random.id(), type: 'playlist', created: at(day), last_modified: at(day + 2), playlist_type: type, default: false,
+    metadata: {
+      title, description, author: random.pick(AUTHORS), link: `https://www.example.com/playlists/${slug(title)}`, custom_params: { placement: 'homepage' },
+      ...defaultRules(type), ...rules,
+    },
+  });
+  const manual = (ids: string[]) => ({ media_filter: { include: { match: 'any', values: ids } } });
+  const tagged = (tags: string[], match: 'any' | 'all' = 'any') => ({
+    tag_filter: { include: { values: tags, match }, exclude: { values: [], match: 'any' } },
+  });
+  const playlists: Playlist[] = [];
   const tag = siteIndex === 0 ? 'food' : 'music';
   playlists.push(make('manual', "Editors' Picks", 'Hand-picked by the editorial team.', 20,
-    { media_ids: random.sample(published, 8).map((m) => m.id), max_items: 50 }));
+    manual(random.sample(published, 8).map((m) => m.id))));
   playlists.push(make('dynamic', siteIndex === 0 ? 'Food & Recipes' : 'Live Music', `Everything tagged ${tag}.`, 22,
-    { tags: [tag], tags_mode: 'any', sort: 'publish_start_date:desc', max_items: 20 }));
+    { ...tagged([tag]), media_filter: { sort: 'publish_start_date:dsc', limit: 20 } }));
   if (siteIndex === 0) {
     playlists.push(make('manual', 'Coming Soon and Archive', 'Mixes published, scheduled and expired media (exercises publish windows).', 24,
-      { media_ids: [...random.sample(published, 3), ...notPublic.slice(0, 4)].map((m) => m.id), max_items: 50 }));
-    playlists.push(make('search', 'Travel Guides', 'Ready travel media, newest first.', 26,
-      { q: 'tags:travel AND status:ready', sort: 'publish_start_date:desc', max_items: 25 }));
-    playlists.push(make('trending', 'Trending This Week', 'Most watched over the last seven days.', 28,
-      { window: '7d', media_ids: trendingIds(published, '7d', 10), max_items: 10 }));
-    playlists.push(make('recommendations', 'More Like This', 'Related by shared tags.', 30,
-      { related_by: 'tags', seed_media_id: published[0]?.id ?? null, max_items: 12 }));
+      manual([...random.sample(published, 3), ...notPublic.slice(0, 4)].map((m) => m.id))));
+    playlists.push(make('search', 'Travel Guides', 'Travel media matching the reader\'s search, newest first.', 26,
+      { ...tagged(['travel']), media_filter: { limit: 25 } }));
+    // The platform's trending playlists are dynamic ones ordered by trending.
+    playlists.push(make('dynamic', 'Trending This Week', 'Most watched lately.', 28,
+      { media_filter: { sort: 'trending:dsc', limit: 10 } }));
+    playlists.push(make('recommendations', 'More Like This', 'Related by shared tags to the media being watched.', 30,
+      { media_filter: { limit: 12 } }));
+    const recommended = playlists[playlists.length - 1]!;
+    recommended.default = true;
     playlists.push(make('article_matching', 'Related to This Article', 'Matches the tags of the article the widget sits on.', 32,
-      { match_field: 'tags', default_tags: ['climate', 'science'], max_items: 6 }));
+      { tag_filter: { include: { values: [], match: 'any' }, exclude: { values: ['fitness'], match: 'any' } }, media_filter: { limit: 6 } }));
   }
   for (const playlist of playlists) store.put('playlist', site.id, null, playlist);
 }

@@ -11,7 +11,8 @@
 // everything at once), judged whenever the sandbox is next called: `ready` with a duration, an original, renditions
 // and thumbnails when the bytes look like audio or video, else `failed` with an `error_message`. A re-upload keeps
 // the media `updating` (its old renditions still serve) until the new source is processed.
-import type { Media, TextTrack, UploadPart } from '../../worker/contract/v2-types.ts';
+import type { UploadPart } from '../../worker/contract/v2-types.ts';
+import type { Media, TextTrack } from './records.ts';
 import { MAX_UPLOAD_PARTS, MIN_UPLOAD_PART_BYTES } from '../../worker/contract/v2-types.ts';
 import { type RouteContext, param } from './context.ts';
 import { durationFor, processMedia } from './conversions.ts';
@@ -141,8 +142,6 @@ function finish(store: Store, entry: Pending, at: number): void {
   store.put('original', entry.site, media.id, conv.original);
   for (const rendition of conv.renditions) store.put('media_rendition', entry.site, media.id, rendition);
   for (const thumbnail of conv.thumbnails) store.put('thumbnail', entry.site, media.id, thumbnail);
-  const poster = conv.thumbnails[0]!;
-  media.relationships.poster = { id: poster.id, delivery_url: poster.delivery_url };
   store.put('media', entry.site, null, media);
 }
 

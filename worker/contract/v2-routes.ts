@@ -23,8 +23,14 @@ export interface V2RouteRow {
   path: string;
   /** A list route: takes `q`, `page`, `page_length`, `sort` (list-query.ts); other routes take no query. */
   list?: true;
-  /** `json`: a JSON object of metadata, upload and relationships; `none`: the route reads no body. */
-  body: 'json' | 'none';
+  /**
+   * `json`: a JSON object of metadata, upload and relationships (the spec's rule 2); `action`: a JSON object of the
+   * members `members` names, at its top level (the tag actions, as the platform's definition has them); `none`: the
+   * route reads no body.
+   */
+  body: 'json' | 'action' | 'none';
+  /** An `action` body's members, every one required. */
+  members?: readonly string[];
   /** The API secret, or (`upload`) the token of the upload in the path, as the official clients send it. */
   credential: 'secret' | 'upload';
 }
@@ -67,8 +73,8 @@ export const V2_ROUTE_TABLE = [
   { id: 'players.show', name: 'players.show', method: 'GET', path: `${S}/players/:player/`, body: 'none', credential: 'secret' },
   { id: 'players.update', name: 'players.update', method: 'PATCH', path: `${S}/players/:player/`, body: 'json', credential: 'secret' },
   { id: 'players.delete', name: 'players.delete', method: 'DELETE', path: `${S}/players/:player/`, body: 'none', credential: 'secret' },
-  { id: 'tags.remove', name: 'tags.remove', method: 'PUT', path: `${S}/remove_tag/`, body: 'json', credential: 'secret' },
-  { id: 'tags.rename', name: 'tags.rename', method: 'PUT', path: `${S}/rename_tag/`, body: 'json', credential: 'secret' },
+  { id: 'tags.remove', name: 'tags.remove', method: 'PUT', path: `${S}/remove_tag/`, body: 'action', members: ['tag'], credential: 'secret' },
+  { id: 'tags.rename', name: 'tags.rename', method: 'PUT', path: `${S}/rename_tag/`, body: 'action', members: ['original_tag', 'new_tag'], credential: 'secret' },
   // A PUT by the spec, though it only reads.
   { id: 'usage.query', name: 'usage.query', method: 'PUT', path: `${S}/query_usage/`, body: 'json', credential: 'secret' },
   // The upload API as the official clients drive a multipart upload, with the upload's own token; written without a

@@ -21,6 +21,8 @@ export interface V2ErrorBody {
 
 /** Fields every resource carries. */
 export interface ResourceBase<T extends string> {
+  /** The resource's JSON schema URL, as every answer of the platform names it. */
+  schema: string;
   id: string;
   type: T;
   created: Timestamp;
@@ -33,16 +35,22 @@ export type CustomParams = Record<string, string>;
 // ---------------------------------------------------------------------------------------------------------------- media
 
 export type MediaStatus = 'created' | 'processing' | 'ready' | 'updating' | 'failed';
-export type MediaType = 'video' | 'audio' | 'unknown';
-export type HostingType = 'hosted' | 'external';
+export type MediaType = 'video' | 'audio';
+export type HostingType = 'hosted' | 'external' | 'renditions';
 
+/**
+ * A media's own fields, as the platform's definition answers them. Every member that can be unset is null while it
+ * is (the definition writes none as nullable; see test/platform/extract-schemas.mjs, NULLABLE).
+ */
 export interface MediaMetadata {
   title: string;
   description: string | null;
   author: string | null;
   /** v1 name `link`. */
   permalink: string | null;
+  /** One of the platform's IAB categories. */
   category: string | null;
+  /** ISO 639-1. */
   language: string | null;
   tags: string[];
   /** v1 name `date`. Media is public from this instant on; null means "not scheduled" (not public). */
@@ -50,7 +58,10 @@ export interface MediaMetadata {
   /** v1 name `expires_date`. Null means no end. */
   publish_end_date: Timestamp | null;
   custom_params: CustomParams;
-  external_id: string | null;
+  /** Whether the media is DRM-protected (the platform's default is true). */
+  drm: boolean;
+  /** Seconds, as the media's metadata states it; null until known. */
+  duration: number | null;
 }
 
 export interface MediaUpload {
@@ -70,20 +81,24 @@ export interface Media extends ResourceBase<'media'> {
   duration: number | null;
   /** v1 name `mediatype`. */
   media_type: MediaType;
-  /** v1 name `sourceformat`. */
+  /** v1 name `sourceformat`: the source's MIME type, one of the platform's list, else null. */
   mime_type: string | null;
   /** v1 name `sourcetype`. */
   hosting_type: HostingType;
+  /** The publisher's own id for it (set under `metadata` on create and update, answered here). */
+  external_id: string | null;
+  trim_in_point: string | null;
+  trim_out_point: string | null;
   metadata: MediaMetadata;
-  upload: MediaUpload | null;
-  relationships: {
-    /** The thumbnail chosen as poster, with its URL so a feed needs no extra call per item. */
-    poster: { id: string; delivery_url: string } | null;
-  };
+  /** `protection_rule` only when one applies to the media. */
+  relationships: { protection_rule?: { id: string; type: string } };
 }
 
+/** What create and update bodies take under `metadata`: the media's fields, and its external id. */
+export type MediaMetadataInput = Partial<Omit<MediaMetadata, 'duration'>> & { external_id?: string | null };
+
 export interface MediaCreateBody {
-  metadata?: Partial<MediaMetadata>;
+  metadata?: MediaMetadataInput;
   upload?: Partial<MediaUpload>;
 }
 
@@ -123,57 +138,71 @@ export const MIN_UPLOAD_PART_BYTES = 5 * 1024 * 1024;
 /** At most this many parts in one multipart upload. */
 export const MAX_UPLOAD_PARTS = 10_000;
 export interface MediaUpdateBody {
-  metadata?: Partial<MediaMetadata>;
+  metadata?: MediaMetadataInput;
 }
 
 // ----------------------------------------------------------------------------------------------- renditions, originals
 
+/**
+ * A rendition as the platform's definition answers it: the file's `format` (its extension: `mp4`, `m3u8`, `m4a`…) and
+ * size, never a MIME type (worker/catalog/source-types.ts reads the kind from the format and the URL). Width and
+ * height are null where there is no picture (audio) or no single one (an adaptive stream).
+ */
 export interface MediaRendition extends ResourceBase<'media_rendition'> {
-  media_id: string;
   status: 'processing' | 'ready' | 'failed';
+  error_message: string | null;
   /** v1 name `link`. */
   delivery_url: string;
+  format: string;
   /** Bytes; an integer (v1 sent a string). */
   filesize: number;
   width: number | null;
   height: number | null;
-  /** e.g. `video/mp4`, `audio/mp4`, `application/vnd.apple.mpegurl`. */
-  mime_type: string;
-  media_type: MediaType;
-  metadata: { name: string };
+  metadata: Record<string, never>;
+  /** The template it was made from, when it was. */
+  relationships: { media_rendition_template?: { id: string; type: string } };
 }
 export interface MediaRenditionCreateBody {
   metadata: { name?: string; width?: number; height?: number; mime_type?: string };
 }
 
+/** The file a media was made from. `size` is a string of bytes, as the platform writes it. */
 export interface Original extends ResourceBase<'original'> {
-  media_id: string;
-  status: 'processing' | 'ready' | 'failed';
-  /** Seconds. Only originals carry a duration among conversions. */
-  duration: number;
-  filesize: number;
-  mime_type: string;
-  metadata: { name: string };
+  status: 'created' | 'processing' | 'ready' | 'updating' | 'failed';
+  error_message: string | null;
+  size: string;
+  container_format: string | null;
+  md5: string | null;
+  original_type: 'primary' | 'secondary';
+  metadata: {
+    name: string;
+    type: 'audio-description' | 'commentary' | 'language' | 'music' | 'other';
+    language: string | null;
+    language_code: string | null;
+  };
+  relationships: Record<string, never>;
 }
 
 // --------------------------------------------------------------------------------------------------------- text tracks
 
 export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata';
+/**
+ * A text track as the platform's definition answers it: its kind at the top level, its label, language and menu
+ * position under `metadata`, no state and no default flag (worker/projections.ts says which track is the default).
+ */
 export interface TextTrack extends ResourceBase<'text_track'> {
-  media_id: string;
-  status: 'processing' | 'ready' | 'failed';
   /** Why processing failed, else null. */
   error_message: string | null;
-  /** The kind, at the top level where the official clients read it (the same as `metadata.kind`). */
   track_kind: TextTrackKind;
-  /** One URL (v1 had a `link` object). Serves WebVTT. */
-  delivery_url: string;
-  /** `position`: the track's place in the player's menu (from 0). */
-  metadata: { label: string; srclang: string; kind: TextTrackKind; default: boolean; position: number };
+  /** One URL (v1 had a `link` object), serving WebVTT; null until the track is processed. */
+  delivery_url: string | null;
+  /** `position`: the track's place in the captions menu, from 0 (captions and subtitles). */
+  metadata: { label: string; srclang: string; position: number };
+  relationships: Record<string, never>;
 }
 export interface TextTrackCreateBody {
   /** `track_kind` is the platform's name for the kind on create; `kind` is accepted too. */
-  metadata: Partial<TextTrack['metadata']> & { track_kind?: TextTrackKind };
+  metadata: Partial<TextTrack['metadata']> & { track_kind?: TextTrackKind; kind?: TextTrackKind; default?: boolean };
   upload?: {
     method: 'fetch' | 'direct';
     source_url?: string;
@@ -188,20 +217,29 @@ export type TextTrackCreateResult = TextTrack & { upload_link?: string };
 
 // ---------------------------------------------------------------------------------------------------------- thumbnails
 
+/**
+ * A thumbnail as the platform's definition answers it. Its media is `relationships.media[0].id.id` (the definition
+ * nests the reference one level more than other resources do); whether it is the poster is not in the answer.
+ */
 export interface Thumbnail extends ResourceBase<'thumbnail'> {
-  status: 'processing' | 'ready' | 'failed';
+  schema: string;
+  status: 'created' | 'processing' | 'failed' | 'ready';
   delivery_url: string;
-  source_type: 'static_frame' | 'custom_upload';
-  thumbnail_type: 'static';
-  width: number;
-  height: number;
-  relationships: { media: Array<{ id: string; is_poster: boolean }> };
+  file_type: 'jpeg' | 'mp4';
+  /** `default`: taken from the video by the platform; `thumbstrip_image`: chosen from it; `custom_upload`: uploaded. */
+  source_type: 'custom_upload' | 'default' | 'generic_audio' | 'generic_video' | 'thumbstrip_image';
+  thumbnail_type: 'static' | 'video';
+  metadata: Record<string, never>;
+  relationships: { media: Array<{ id: { id: string; type: string } }> };
 }
-/** POST thumbnails/: a frame of a media, or an uploaded image. */
+/** POST thumbnails/: a frame of a media (`thumbstrip_image`), or an image fetched from a URL (`custom_upload`). */
 export interface ThumbnailCreateBody {
   relationships: { media: Array<{ id: string }> };
-  upload: { source_type: 'static_frame'; thumbnail_type?: 'static'; time?: number } | {
-    source_type: 'custom_upload'; thumbnail_type?: 'static'; method: 'fetch'; source_url: string;
+  upload: {
+    source_type: 'thumbstrip_image'; source_media_id: string; thumbnail_type?: 'static';
+    video_position?: number; thumbstrip_index?: number;
+  } | {
+    source_type?: 'custom_upload'; thumbnail_type?: 'static'; method: 'fetch'; download_url: string;
   };
 }
 /** PATCH thumbnails/<id>: `is_poster: true` makes it the media's poster. */
@@ -212,15 +250,16 @@ export interface ThumbnailUpdateBody {
 // ----------------------------------------------------------------------------------------------------------- playlists
 
 /**
- * Playlist types by their short names, as answers write them in `playlist_type` and as reelgate's public API names
- * them. Paths spell them with a `_playlist` suffix (`playlists/manual_playlist/`): see `playlistTypeSegment()` in
- * path-segments.ts, the one place a type becomes a path segment or is read back. `watchlist` is the platform's
- * per-viewer list: its contents are each viewer's own, so a feed of it has no items.
+ * Playlist types by their short names, as the untyped answers write them in `playlist_type` and as reelgate's public
+ * API names them. Paths spell them with a `_playlist` suffix (`playlists/manual_playlist/`): see
+ * `playlistTypeSegment()` in path-segments.ts, the one place a type becomes a path segment or is read back. The
+ * platform has no trending type: a trending playlist is a dynamic one sorted `trending:dsc`. `watchlist` is each
+ * viewer's own list: a feed of it has no items.
  */
-export const PLAYLIST_TYPES = ['article_matching', 'dynamic', 'manual', 'recommendations', 'search', 'trending', 'watchlist'] as const;
+export const PLAYLIST_TYPES = ['article_matching', 'dynamic', 'manual', 'recommendations', 'search', 'watchlist'] as const;
 export type PlaylistType = (typeof PLAYLIST_TYPES)[number];
 
-/** The playlist's own fields: the spec's top-level fields. */
+/** The fields every playlist has, under `metadata`. */
 export interface PlaylistMetadata {
   title: string;
   description: string | null;
@@ -229,44 +268,69 @@ export interface PlaylistMetadata {
   custom_params: CustomParams;
 }
 
-/**
- * Per-type subresources: what media a playlist holds. Every type has `max_items` (at most how many media it yields).
- * `q` values use the list routes' query syntax (see `ListParams.q`).
- */
-export interface PlaylistSubresources {
-  /** An editor's ordered list. */
-  manual: { media_ids: string[]; max_items: number };
-  /** Media carrying the tags (all of them, or any), newest first by default. */
-  dynamic: { tags: string[]; tags_mode: 'all' | 'any'; sort: string; max_items: number };
-  /** Media answering a saved query. */
-  search: { q: string; sort: string; max_items: number };
-  /** The platform's ranking over a window, materialised by the platform into an ordered list. */
-  trending: { window: '24h' | '7d' | '30d'; media_ids: string[]; max_items: number };
-  /** Media related to a seed media by shared tags; the feed caller may pass another seed. */
-  recommendations: { related_by: 'tags'; seed_media_id: string | null; max_items: number };
-  /** Media matching the tags of the article page the widget sits on (given by the caller), else these defaults. */
-  article_matching: { match_field: 'tags'; default_tags: string[]; max_items: number };
-  /** Each viewer's own saved media: nothing a management call or a public feed can list. */
-  watchlist: { max_items: number };
+export type FilterMatch = 'any' | 'all';
+export interface TagFilter {
+  include: { values: string[]; match: FilterMatch };
+  exclude: { values: string[]; match: FilterMatch };
+}
+export interface CustomParamFilter {
+  include: { values: CustomParams; match: FilterMatch };
+  exclude: { values: CustomParams; match: FilterMatch };
 }
 
-export type PlaylistSubresource<T extends PlaylistType = PlaylistType> = PlaylistSubresources[T];
+/** How a dynamic playlist orders its media (the platform's default is `publish_start_date:dsc`). */
+export const PLAYLIST_SORTS = [
+  'duration:asc', 'duration:dsc', 'plays:asc', 'plays:dsc', 'publish_start_date:asc', 'publish_start_date:dsc', 'shuffle',
+  'title:asc', 'title:dsc', 'trending:asc', 'trending:dsc',
+] as const;
+export type PlaylistSort = (typeof PLAYLIST_SORTS)[number];
+/** How many media a filtered playlist holds when its `media_filter.limit` is not set. */
+export const DEFAULT_PLAYLIST_LIMIT = 25;
 
-/** GET playlists/<id>/ (no type in the path): the top-level fields and the type. */
+/** What a filtered playlist (dynamic, search, recommendations, article matching) selects by. */
+export interface FilterRules {
+  tag_filter: TagFilter;
+  custom_param_filter: CustomParamFilter;
+  /** The first two places, held by these media whatever the filters say; null when a slot is free. */
+  pinning: { slot1: string | null; slot2: string | null };
+  /** Only media published within this span: a whole number and `D` or `YR` (`30D`, `1YR`); null for no limit. */
+  recency: string | null;
+}
+
+/**
+ * Each type's metadata as its typed answer (`playlists/<id>/<type>_playlist/`) carries it. A manual playlist's
+ * media are its ordered ids in `media_filter.include.values`; a dynamic one also sorts; the other filtered types take
+ * the rest of their selection from the caller at delivery time (a search phrase, a related media, an article's tags).
+ */
+export interface PlaylistRules {
+  manual: { media_filter: { include: { match: 'any'; values: string[] } } };
+  dynamic: FilterRules & { media_filter: { sort: PlaylistSort; limit: number } };
+  search: FilterRules & { media_filter: { limit: number } };
+  recommendations: FilterRules & { media_filter: { limit: number } };
+  article_matching: FilterRules & { media_filter: { limit: number } };
+  watchlist: Record<string, never>;
+}
+
+/** GET playlists/<id>/ and the list: the fields, the type, and whether it is the site's default recommendations. */
 export interface Playlist extends ResourceBase<'playlist'> {
   playlist_type: PlaylistType;
+  default: boolean;
   metadata: PlaylistMetadata;
+  relationships: Record<string, never>;
 }
-/** GET playlists/<id>/<type>/: the same plus the type's subresource under a key named by the type. */
-export type TypedPlaylist<T extends PlaylistType = PlaylistType> = Playlist & {
-  playlist_type: T;
-} & { [K in T]: PlaylistSubresources[K] };
+/** GET playlists/<id>/<type>_playlist/: the fields and the type's rules, all under `metadata` (no `playlist_type`). */
+export interface TypedPlaylist<T extends PlaylistType = PlaylistType> extends ResourceBase<'playlist'> {
+  metadata: PlaylistMetadata & PlaylistRules[T];
+  relationships: Record<string, never>;
+}
 
+/** What create and update bodies take: everything under `metadata`, rules included (partial on update). */
+export type PlaylistRulesInput<T extends PlaylistType> = { [K in keyof PlaylistRules[T]]?: unknown };
 export interface PlaylistCreateBody<T extends PlaylistType = PlaylistType> {
-  metadata: Partial<PlaylistMetadata> & { title: string } & { [K in T]?: Partial<PlaylistSubresources[K]> };
+  metadata: Partial<PlaylistMetadata> & { title: string } & PlaylistRulesInput<T>;
 }
 export interface PlaylistUpdateBody<T extends PlaylistType = PlaylistType> {
-  metadata: Partial<PlaylistMetadata> & { [K in T]?: Partial<PlaylistSubresources[K]> };
+  metadata: Partial<PlaylistMetadata> & PlaylistRulesInput<T>;
 }
 
 // ------------------------------------------------------------------------------------------------------------- players
@@ -305,18 +369,17 @@ export interface PlayerUpdateBody {
 
 // ------------------------------------------------------------------------------------------------------------- actions
 
-/** PUT remove_tag/: removes the tag from every media of the site. */
+/** PUT remove_tag/: removes the tag from every media and playlist of the site; answers 202 with no body. */
 export interface RemoveTagBody {
-  metadata: { tag: string };
-}
-/** PUT rename_tag/: renames the tag on every media of the site (merging where the new tag exists). */
-export interface RenameTagBody {
-  metadata: { tag: string; new_tag: string };
-}
-export interface TagActionResult {
   tag: string;
-  new_tag?: string;
-  media_affected: number;
+}
+/**
+ * PUT rename_tag/: renames the tag on every media and playlist of the site (merging where the new tag exists);
+ * answers 202 with no body. The platform limits `original_tag` to 128 characters.
+ */
+export interface RenameTagBody {
+  original_tag: string;
+  new_tag: string;
 }
 
 /** PUT query_usage/: usage between two dates (inclusive), optionally per day. */

@@ -38,7 +38,10 @@ export function checkBody(spec: RouteSpec, text: string, contentType: string | n
   if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES) {
     return refuse(`The request body is larger than ${MAX_BODY_BYTES} bytes.`, 413, 'payload_too_large');
   }
-  if (text.length === 0) return refuse('This route needs a JSON body with metadata, upload or relationships.');
+  if (text.length === 0) {
+    return refuse(spec.members ? `This route needs a JSON body: ${spec.members.map((m) => `"${m}"`).join(', ')}.`
+      : 'This route needs a JSON body with metadata, upload or relationships.');
+  }
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') return refuse('The request body must be application/json.', 415, 'unsupported_media_type');
   let body: unknown;
@@ -49,12 +52,26 @@ export function checkBody(spec: RouteSpec, text: string, contentType: string | n
   }
   if (!isPlainObject(body)) return refuse('The request body must be a JSON object.');
   const keys = Object.keys(body);
+  if (spec.members) return checkActionBody(spec.members, body);
   if (keys.length === 0) return refuse('The request body must hold metadata, upload or relationships.');
   for (const key of keys) {
     if (!(BODY_ATTRIBUTES as readonly string[]).includes(key)) {
       return refuse(`The request body may only hold ${BODY_ATTRIBUTES.join(', ')}.`);
     }
     if (!isPlainObject(body[key])) return refuse(`${key} must be a JSON object.`);
+  }
+  return { ok: true, value: body };
+}
+
+/** An action's body: exactly its members, each a non-empty string (`{"tag": "news"}`). */
+function checkActionBody(members: readonly string[], body: Record<string, unknown>): Checked<Record<string, unknown>> {
+  const expected = members.map((member) => `"${member}"`).join(', ');
+  for (const key of Object.keys(body)) {
+    if (!members.includes(key)) return refuse(`The request body holds ${expected} only; "${key.slice(0, 40)}" is not one of them.`);
+  }
+  for (const member of members) {
+    const value = body[member];
+    if (typeof value !== 'string' || value.trim() === '') return refuse(`"${member}" must be a non-empty string.`);
   }
   return { ok: true, value: body };
 }

@@ -45,6 +45,8 @@ export interface RouteSpec {
   list: boolean;
   /** Takes a JSON body (`metadata`/`upload`/`relationships`). */
   body: boolean;
+  /** An action's own top-level members instead of the envelope (the tag actions); undefined for envelope bodies. */
+  members?: readonly string[];
   purge: PurgeScope;
   /**
    * Whose credential the call carries: `key` (an access key; the platform secret goes upstream) or `upload` (the
@@ -119,7 +121,8 @@ function spec(row: V2Route, prefix: string): RouteSpec {
     trailingSlash: row.path.endsWith('/'),
     access: terms.access ?? (row.method === 'GET' ? 'read' : 'write'),
     list: 'list' in row,
-    body: row.body === 'json',
+    body: row.body !== 'none',
+    ...('members' in row ? { members: row.members } : {}),
     purge: terms.purge ?? 'none',
     credential: row.credential === 'upload' ? 'upload' : 'key',
   };

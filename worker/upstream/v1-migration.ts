@@ -11,7 +11,7 @@ import { pathSegment, playlistTypeSegment, readPlaylistType } from '../contract/
 import type { HttpMethod } from './v2-client.ts';
 import type {
   CustomParams, Media, MediaCreateBody, MediaMetadata, MediaRendition, MediaUpdateBody, Original, Player,
-  PlayerMetadata, Playlist, PlaylistSubresources, TextTrack, TypedPlaylist, V2ErrorBody, V2ErrorItem,
+  PlayerMetadata, Playlist, TextTrack, V2ErrorBody, V2ErrorItem,
 } from '../contract/v2-types.ts';
 
 // ------------------------------------------------------------------------------------------------------------ routes
@@ -46,7 +46,7 @@ export const V1_RESOURCE_RENAMES = {
 const SITE = '/v2/sites/<site_id>';
 const MEDIA = `${SITE}/media/<media_id>`;
 const PLAYLIST_BY_TYPE = `${SITE}/playlists/<playlist_id>/<playlist_type>/`;
-const CHANNEL_VIDEOS_NOTE = 'Channel video operations become a PATCH of the playlist: edit the media list of its type subresource.';
+const CHANNEL_VIDEOS_NOTE = 'Channel video operations become a PATCH of the playlist: edit the ordered ids in its metadata.media_filter.include.values.';
 const TAGS_REASON = 'Tags are not a resource in v2; they are an attribute of media (edit media tags, or use remove_tag/rename_tag).';
 
 const route = (method: HttpMethod, path: string, extra: Omit<V1RouteMapping, 'method' | 'path'> = {}): V1RouteMapping =>
@@ -484,7 +484,8 @@ export function toV1Video(media: Media): V1Video {
     mediatype: media.media_type,
     sourceformat: mimeToV1SourceFormat(media.mime_type),
     sourcetype: media.hosting_type === 'external' ? 'url' : 'file',
-    sourceurl: media.hosting_type === 'external' ? media.upload?.source_url ?? null : null,
+    // The platform's media answer does not say where an external media's source is.
+    sourceurl: null,
     custom: { ...metadata.custom_params },
   };
 }
@@ -498,20 +499,13 @@ export interface V1Channel {
   /** The v2 playlist type (v1 knew `manual` and `dynamic`). */
   type: string;
   custom: Record<string, string>;
-  /** Dynamic channels: comma-separated tags and how they combine. */
-  tags?: string;
-  tags_mode?: 'all' | 'any';
-  /** Manual channels: how many videos the channel holds. */
-  videos?: { total: number };
 }
 
-export function toV1Channel(playlist: Playlist | TypedPlaylist): V1Channel {
+/** A v2 playlist (the untyped answer, which names its type) as a v1 channel. */
+export function toV1Channel(playlist: Playlist): V1Channel {
   // The answer may write the type either way (`manual` or `manual_playlist`); v1 knew the short name.
-  const type = readPlaylistType(playlist.playlist_type) ?? playlist.playlist_type;
-  const record = playlist as unknown as Record<string, unknown>;
-  const subresources = { dynamic: record.dynamic ?? record.dynamic_playlist, manual: record.manual ?? record.manual_playlist } as
-    Partial<Pick<PlaylistSubresources, 'dynamic' | 'manual'>>;
-  const channel: V1Channel = {
+  const type = readPlaylistType(playlist.playlist_type) ?? String(playlist.playlist_type);
+  return {
     key: playlist.id,
     title: playlist.metadata.title,
     description: playlist.metadata.description,
@@ -520,14 +514,6 @@ export function toV1Channel(playlist: Playlist | TypedPlaylist): V1Channel {
     type,
     custom: { ...playlist.metadata.custom_params },
   };
-  if (type === 'dynamic' && subresources.dynamic) {
-    channel.tags = subresources.dynamic.tags.join(', ');
-    channel.tags_mode = subresources.dynamic.tags_mode;
-  }
-  if (type === 'manual' && subresources.manual) {
-    channel.videos = { total: subresources.manual.media_ids.length };
-  }
-  return channel;
 }
 
 export type V1Player = { key: string; name: string; release_channel: string; custom: Record<string, string> } & Record<string, unknown>;
@@ -554,21 +540,20 @@ export interface V1Conversion {
   width: number | null;
   height: number | null;
   mediatype: string;
-  /** Originals only. */
-  duration?: string;
 }
 
 export function toV1Conversion(conversion: MediaRendition | Original): V1Conversion {
   if (conversion.type === 'original') {
     return {
-      key: conversion.id, status: conversion.status, link: null, filesize: String(conversion.filesize),
-      width: null, height: null, mediatype: conversion.mime_type.split('/')[0] ?? 'unknown',
-      duration: conversion.duration.toFixed(2),
+      key: conversion.id, status: conversion.status, link: null, filesize: conversion.size,
+      width: null, height: null, mediatype: 'original',
     };
   }
   return {
     key: conversion.id, status: conversion.status, link: conversion.delivery_url, filesize: String(conversion.filesize),
-    width: conversion.width, height: conversion.height, mediatype: conversion.media_type,
+    width: conversion.width, height: conversion.height,
+    // v1's mediatype, from what the rendition is: a picture or not.
+    mediatype: conversion.width === null && conversion.height === null && !/^m3u8$/i.test(conversion.format) ? 'audio' : 'video',
   };
 }
 
@@ -582,15 +567,23 @@ export interface V1Track {
   link: { protocol: string; address: string; path: string };
 }
 
-export function toV1Track(track: TextTrack): V1Track {
-  const url = new URL(track.delivery_url);
+/** A v1 track; the default is the first captions or subtitles track of the platform's menu (projections.ts). */
+export function toV1Track(track: TextTrack, isDefault = false): V1Track {
+  let url: URL | null = null;
+  try {
+    url = track.delivery_url ? new URL(track.delivery_url) : null;
+  } catch {
+    url = null;
+  }
   return {
     key: track.id,
     label: track.metadata.label,
-    kind: track.track_kind ?? track.metadata.kind,
+    kind: track.track_kind,
     language: track.metadata.srclang,
-    default: track.metadata.default,
-    status: track.status,
-    link: { protocol: url.protocol.replace(/:$/, ''), address: url.host, path: `${url.pathname}${url.search}` },
+    default: isDefault,
+    // The platform's track has no state of its own: one with a file is ready.
+    status: url ? 'ready' : 'processing',
+    link: url ? { protocol: url.protocol.replace(/:$/, ''), address: url.host, path: `${url.pathname}${url.search}` }
+      : { protocol: '', address: '', path: '' },
   };
 }

@@ -22,7 +22,7 @@ import {
   type MediaRenditionCreateBody, type MediaRenditionList, type MediaUpdateBody, type Original, type OriginalList,
   type Player, type PlayerCreateBody, type PlayerList, type PlayerUpdateBody, type Playlist, type PlaylistCreateBody,
   type PlaylistList, type PlaylistType, type PlaylistUpdateBody, type QueryUsageBody, type RemoveTagBody,
-  type RenameTagBody, type TagActionResult, type TextTrack, type TextTrackCreateBody, type TextTrackList,
+  type RenameTagBody, type TextTrack, type TextTrackCreateBody, type TextTrackList,
   type Thumbnail, type ThumbnailCreateBody, type ThumbnailUpdateBody, type TypedPlaylist, type UsageResult,
 } from '../contract/v2-types.ts';
 
@@ -286,11 +286,13 @@ export class V2Client {
 
   // ----------------------------------------------------------------------------------------------------- actions
 
-  async removeTag(site: string, body: RemoveTagBody, options?: CallOptions): Promise<TagActionResult> {
-    return this.#json({ ...route('tags.remove', { site }), body, options });
+  /** Accepted (202), carried out by the platform over time: the answer has no body. */
+  async removeTag(site: string, body: RemoveTagBody, options?: CallOptions): Promise<void> {
+    return this.#void({ ...route('tags.remove', { site }), body, options });
   }
-  async renameTag(site: string, body: RenameTagBody, options?: CallOptions): Promise<TagActionResult> {
-    return this.#json({ ...route('tags.rename', { site }), body, options });
+  /** Accepted (202), carried out by the platform over time: the answer has no body. */
+  async renameTag(site: string, body: RenameTagBody, options?: CallOptions): Promise<void> {
+    return this.#void({ ...route('tags.rename', { site }), body, options });
   }
   async queryUsage(site: string, body: QueryUsageBody, options?: CallOptions): Promise<UsageResult> {
     return this.#json({ ...route('usage.query', { site }), body, options });

@@ -1,50 +1,52 @@
-// The three PUT actions: remove_tag and rename_tag act on every media of the site; query_usage answers figures.
-import type { Media, MediaRendition, TagActionResult, UsageFigures, UsageResult } from '../../../worker/contract/v2-types.ts';
+// The three PUT actions: remove_tag and rename_tag act on every media and playlist of the site and answer 202 with no
+// body, as the platform's definition has them; query_usage answers figures.
+import type { UsageFigures, UsageResult } from '../../../worker/contract/v2-types.ts';
+import type { Media, MediaRendition } from '../records.ts';
 import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, site } from '../context.ts';
 import { invalid, json } from '../http.ts';
 import { hashString } from '../prng.ts';
+import { retagPlaylists } from './playlists.ts';
 
-function tagValue(value: unknown, path: string): string {
-  const tag = (field.string(value, path, { nonEmpty: true, max: 200 }) as string).trim();
-  return tag;
+function tagValue(value: unknown, path: string, max: number): string {
+  return (field.string(value, path, { nonEmpty: true, max }) as string).trim();
 }
 
+/** The platform's answer to a tag action: accepted, with no body (it carries the action out over time). */
+const accepted = (): Response => new Response(null, { status: 202 });
+
+/** Rewrites a tag list: `replace` maps each tag to its new name, or to null to drop it; duplicates merge. */
+function retag(tags: readonly string[], replace: (tag: string) => string | null): string[] {
+  return [...new Set(tags.map(replace).filter((tag): tag is string => tag !== null))];
+}
+
+/** Applies a tag change to every media and every dynamic playlist's tag filters of the site. */
+function retagSite(ctx: RouteContext, siteId: string, tag: string, replace: (tag: string) => string | null): void {
+  for (const media of ctx.store.list<Media>('media', siteId)) {
+    if (!media.metadata.tags.includes(tag)) continue;
+    media.metadata.tags = retag(media.metadata.tags, replace);
+    media.last_modified = nowIso(ctx);
+    ctx.store.put('media', siteId, null, media);
+  }
+  retagPlaylists(ctx, siteId, tag, (tags) => retag(tags, replace));
+}
+
+/** PUT remove_tag/ `{tag}`: the tag leaves every media and playlist of the site. */
 export function removeTag(ctx: RouteContext): Response {
   const siteId = site(ctx);
-  const metadata = requireSection(ctx.body, 'metadata');
-  onlyKnown(metadata, 'metadata', ['tag']);
-  const tag = tagValue(metadata.tag, 'metadata.tag');
-  let affected = 0;
-  for (const media of ctx.store.list<Media>('media', siteId)) {
-    if (!media.metadata.tags.includes(tag)) continue;
-    media.metadata.tags = media.metadata.tags.filter((existing) => existing !== tag);
-    media.last_modified = nowIso(ctx);
-    ctx.store.put('media', siteId, null, media);
-    affected++;
-  }
-  const result: TagActionResult = { tag, media_affected: affected };
-  return json(result);
+  const tag = tagValue(ctx.body.tag, 'tag', 200);
+  retagSite(ctx, siteId, tag, (existing) => (existing === tag ? null : existing));
+  return accepted();
 }
 
+/** PUT rename_tag/ `{original_tag, new_tag}`: where a media already has the new tag, the two merge into one. */
 export function renameTag(ctx: RouteContext): Response {
   const siteId = site(ctx);
-  const metadata = requireSection(ctx.body, 'metadata');
-  onlyKnown(metadata, 'metadata', ['tag', 'new_tag']);
-  const tag = tagValue(metadata.tag, 'metadata.tag');
-  const newTag = tagValue(metadata.new_tag, 'metadata.new_tag');
-  if (tag === newTag) throw invalid('invalid_parameter', 'metadata.new_tag must differ from metadata.tag.');
-  let affected = 0;
-  for (const media of ctx.store.list<Media>('media', siteId)) {
-    if (!media.metadata.tags.includes(tag)) continue;
-    // Where the media already carries the new tag, the two merge into one.
-    media.metadata.tags = [...new Set(media.metadata.tags.map((existing) => (existing === tag ? newTag : existing)))];
-    media.last_modified = nowIso(ctx);
-    ctx.store.put('media', siteId, null, media);
-    affected++;
-  }
-  const result: TagActionResult = { tag, new_tag: newTag, media_affected: affected };
-  return json(result);
+  const tag = tagValue(ctx.body.original_tag, 'original_tag', 128);
+  const newTag = tagValue(ctx.body.new_tag, 'new_tag', 200);
+  if (tag === newTag) throw invalid('invalid_parameter', 'new_tag must differ from original_tag.');
+  retagSite(ctx, siteId, tag, (existing) => (existing === tag ? newTag : existing));
+  return accepted();
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,12 +1,12 @@
 // media/<id>/media_renditions/, originals/ and text_tracks/: the resources a media owns.
-import type { Media, MediaRendition, Original, TextTrack, TextTrackKind } from '../../../worker/contract/v2-types.ts';
+import type { Media, MediaRendition, Original, TextTrack, TextTrackKind } from '../records.ts';
 import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { makeRendition } from '../conversions.ts';
 import { ORIGINAL_FIELDS, RENDITION_FIELDS, TEXT_TRACK_FIELDS } from '../fields.ts';
 import { HttpError, invalid, json, noContent, notFound } from '../http.ts';
 import { freshId } from '../prng.ts';
-import { withOrigin } from '../present.ts';
+import { originalAnswer, renditionAnswer, textTrackAnswer } from '../answers.ts';
 import { listPage } from '../query.ts';
 import { track } from '../seed.ts';
 import { startUpload, uploadLink } from '../uploads.ts';
@@ -15,9 +15,10 @@ import { loadMedia } from './media.ts';
 const RENDITION_MIME_TYPES = ['video/mp4', 'video/webm', 'audio/mp4', 'application/vnd.apple.mpegurl'] as const;
 const TRACK_KINDS: readonly TextTrackKind[] = ['captions', 'subtitles', 'chapters', 'descriptions', 'metadata'];
 
-function listAnswer<T extends { id: string }>(ctx: RouteContext, key: string, docs: T[], fields: Parameters<typeof listPage>[2]): Response {
+function listAnswer<T extends { id: string }>(ctx: RouteContext, key: string, docs: T[], fields: Parameters<typeof listPage>[2],
+  answer: (doc: T) => unknown): Response {
   const page = listPage(docs, ctx.url.searchParams, fields, 'created:asc');
-  return json({ page: page.page, page_length: page.page_length, total: page.total, [key]: withOrigin(page.items, ctx.origin) });
+  return json({ page: page.page, page_length: page.page_length, total: page.total, [key]: page.items.map(answer) });
 }
 
 // ------------------------------------------------------------------------------------------------------- renditions
@@ -40,13 +41,14 @@ export function createRendition(ctx: RouteContext): Response {
     width, mime_type: mimeType, ...(name ? { name } : {}), ...(height !== undefined ? { height } : {}),
   });
   ctx.store.put('media_rendition', siteId, media.id, rendition);
-  return json(withOrigin(rendition, ctx.origin), 201);
+  return json(renditionAnswer(rendition, ctx.origin), 201);
 }
 
 export function listRenditions(ctx: RouteContext): Response {
   const siteId = site(ctx);
   const media = loadMedia(ctx, siteId);
-  return listAnswer(ctx, 'media_renditions', ctx.store.list<MediaRendition>('media_rendition', siteId, media.id), RENDITION_FIELDS);
+  return listAnswer(ctx, 'media_renditions', ctx.store.list<MediaRendition>('media_rendition', siteId, media.id), RENDITION_FIELDS,
+    (rendition) => renditionAnswer(rendition, ctx.origin));
 }
 
 function loadRendition(ctx: RouteContext, siteId: string, media: Media): MediaRendition {
@@ -58,7 +60,7 @@ function loadRendition(ctx: RouteContext, siteId: string, media: Media): MediaRe
 
 export function showRendition(ctx: RouteContext): Response {
   const siteId = site(ctx);
-  return json(withOrigin(loadRendition(ctx, siteId, loadMedia(ctx, siteId)), ctx.origin));
+  return json(renditionAnswer(loadRendition(ctx, siteId, loadMedia(ctx, siteId)), ctx.origin));
 }
 
 export function deleteRendition(ctx: RouteContext): Response {
@@ -73,7 +75,7 @@ export function deleteRendition(ctx: RouteContext): Response {
 export function listOriginals(ctx: RouteContext): Response {
   const siteId = site(ctx);
   const media = loadMedia(ctx, siteId);
-  return listAnswer(ctx, 'originals', ctx.store.list<Original>('original', siteId, media.id), ORIGINAL_FIELDS);
+  return listAnswer(ctx, 'originals', ctx.store.list<Original>('original', siteId, media.id), ORIGINAL_FIELDS, originalAnswer);
 }
 
 // ------------------------------------------------------------------------------------------------------ text tracks
@@ -145,13 +147,14 @@ export function createTextTrack(ctx: RouteContext): Response {
   if (upload) created.status = 'processing';
   ctx.store.put('text_track', siteId, media.id, created);
   if (meta.default) clearOtherDefaults(ctx, siteId, media.id, created.id);
-  return json({ ...withOrigin(created, ctx.origin), ...(upload ? { upload_link: uploadLink(ctx.origin, upload, 'direct') } : {}) }, 201);
+  return json({ ...textTrackAnswer(created, ctx.origin), ...(upload ? { upload_link: uploadLink(ctx.origin, upload, 'direct') } : {}) }, 201);
 }
 
 export function listTextTracks(ctx: RouteContext): Response {
   const siteId = site(ctx);
   const media = loadMedia(ctx, siteId);
-  return listAnswer(ctx, 'text_tracks', ctx.store.list<TextTrack>('text_track', siteId, media.id), TEXT_TRACK_FIELDS);
+  return listAnswer(ctx, 'text_tracks', ctx.store.list<TextTrack>('text_track', siteId, media.id), TEXT_TRACK_FIELDS,
+    (track) => textTrackAnswer(track, ctx.origin));
 }
 
 function loadTrack(ctx: RouteContext, siteId: string, media: Media): TextTrack {
@@ -163,7 +166,7 @@ function loadTrack(ctx: RouteContext, siteId: string, media: Media): TextTrack {
 
 export function showTextTrack(ctx: RouteContext): Response {
   const siteId = site(ctx);
-  return json(withOrigin(loadTrack(ctx, siteId, loadMedia(ctx, siteId)), ctx.origin));
+  return json(textTrackAnswer(loadTrack(ctx, siteId, loadMedia(ctx, siteId)), ctx.origin));
 }
 
 export function updateTextTrack(ctx: RouteContext): Response {
@@ -176,7 +179,7 @@ export function updateTextTrack(ctx: RouteContext): Response {
   found.last_modified = nowIso(ctx);
   ctx.store.put('text_track', siteId, media.id, found);
   if (found.metadata.default) clearOtherDefaults(ctx, siteId, media.id, found.id);
-  return json(withOrigin(found, ctx.origin));
+  return json(textTrackAnswer(found, ctx.origin));
 }
 
 export function deleteTextTrack(ctx: RouteContext): Response {

@@ -1,13 +1,15 @@
 // media/ routes: create (with the upload flow its method asks for, see ../uploads.ts), re-upload, list, show, update
 // with custom_params replacement (spec rule 3), delete with everything the media owns.
-import type { Media, MediaMetadata, MediaUpload, TypedPlaylist } from '../../../worker/contract/v2-types.ts';
-import { field, isObject, onlyKnown, requireSection } from '../body.ts';
+import type { Media, MediaMetadata, MediaUpload } from '../records.ts';
+import { field, onlyKnown, requireSection } from '../body.ts';
 import { type RouteContext, nowIso, param, site } from '../context.ts';
 import { makeRendition, mediaTypeFor } from '../conversions.ts';
 import { MEDIA_FIELDS } from '../fields.ts';
 import { HttpError, invalid, json, noContent, notFound } from '../http.ts';
 import { freshId } from '../prng.ts';
-import { withOrigin } from '../present.ts';
+import { mediaAnswer } from '../answers.ts';
+import { forgetMediaInPlaylists } from './playlists.ts';
+import { IAB_CATEGORIES } from '../media-vocabulary.ts';
 import { listPage } from '../query.ts';
 import { startProcessing, startUpload, uploadAnswer, type UploadDoc } from '../uploads.ts';
 
@@ -36,8 +38,15 @@ export function applyMetadata(current: MediaMetadata, patch: Record<string, unkn
     switch (key) {
       case 'title': next.title = field.string(value, at, { nonEmpty: true, max: 500 }) as string; break;
       case 'description': next.description = field.string(value, at, { nullable: true, max: 5000 }); break;
-      case 'author': case 'permalink': case 'category': case 'language': case 'external_id':
+      case 'author': case 'permalink': case 'external_id':
         next[key] = field.string(value, at, { nullable: true, max: 2000 }); break;
+      case 'category': next.category = value === null ? null : field.oneOf(value, at, IAB_CATEGORIES); break;
+      case 'language': {
+        const language = field.string(value, at, { nullable: true });
+        if (language !== null && !/^[a-z]{2}$/.test(language)) throw invalid('invalid_parameter', `${at} must be an ISO 639-1 code such as 'en'.`);
+        next.language = language;
+        break;
+      }
       case 'tags': next.tags = [...new Set(field.strings(value, at, { max: 100 }).map((tag) => tag.trim()))]; break;
       case 'publish_start_date': case 'publish_end_date': next[key] = field.timestamp(value, at); break;
       case 'custom_params': next.custom_params = field.customParams(value, at); break;
@@ -91,7 +100,7 @@ export function createMedia(ctx: RouteContext): Response {
     media_type: mediaTypeFor(upload?.mime_type),
     mime_type: upload?.mime_type ?? (upload?.method === 'external' ? 'video/mp4' : null),
     hosting_type: upload?.method === 'external' ? 'external' : 'hosted',
-    metadata, upload, relationships: { poster: null },
+    metadata, upload,
   };
   if (upload?.method === 'external') {
     // Externally hosted media are not transcoded: one rendition that points at the source as given.
@@ -102,7 +111,7 @@ export function createMedia(ctx: RouteContext): Response {
   }
   const started = upload ? beginUpload(ctx, siteId, media, upload) : null;
   ctx.store.put('media', siteId, null, media);
-  return json({ ...withOrigin(media, ctx.origin), ...uploadAnswer(ctx.origin, started) }, 201);
+  return json({ ...mediaAnswer(media), ...uploadAnswer(ctx.origin, started) }, 201);
 }
 
 /**
@@ -142,17 +151,17 @@ export function reuploadMedia(ctx: RouteContext): Response {
   const started = beginUpload(ctx, siteId, media, upload);
   if (started && media.status === 'ready') media.status = 'updating';
   ctx.store.put('media', siteId, null, media);
-  return json({ ...withOrigin(media, ctx.origin), ...uploadAnswer(ctx.origin, started) });
+  return json({ ...mediaAnswer(media), ...uploadAnswer(ctx.origin, started) });
 }
 
 export function listMedia(ctx: RouteContext): Response {
   const siteId = site(ctx);
   const page = listPage(ctx.store.list<Media>('media', siteId), ctx.url.searchParams, MEDIA_FIELDS, 'created:desc');
-  return json({ page: page.page, page_length: page.page_length, total: page.total, media: withOrigin(page.items, ctx.origin) });
+  return json({ page: page.page, page_length: page.page_length, total: page.total, media: page.items.map(mediaAnswer) });
 }
 
 export function showMedia(ctx: RouteContext): Response {
-  return json(withOrigin(loadMedia(ctx, site(ctx)), ctx.origin));
+  return json(mediaAnswer(loadMedia(ctx, site(ctx))));
 }
 
 export function updateMedia(ctx: RouteContext): Response {
@@ -165,7 +174,7 @@ export function updateMedia(ctx: RouteContext): Response {
   media.metadata = applyMetadata(media.metadata, patch);
   media.last_modified = nowIso(ctx);
   ctx.store.put('media', siteId, null, media);
-  return json(withOrigin(media, ctx.origin));
+  return json(mediaAnswer(media));
 }
 
 export function deleteMedia(ctx: RouteContext): Response {
@@ -174,16 +183,6 @@ export function deleteMedia(ctx: RouteContext): Response {
   ctx.store.deleteChildren(siteId, media.id);
   ctx.store.delete('media', siteId, media.id);
   // Lists that name the media stop naming it, as the platform's would.
-  for (const playlist of ctx.store.list<TypedPlaylist>('playlist', siteId)) {
-    const sub = (playlist as unknown as Record<string, unknown>)[playlist.playlist_type];
-    if (isObject(sub) && Array.isArray(sub.media_ids) && sub.media_ids.includes(media.id)) {
-      sub.media_ids = sub.media_ids.filter((id) => id !== media.id);
-      ctx.store.put('playlist', siteId, null, playlist);
-    }
-    if (isObject(sub) && sub.seed_media_id === media.id) {
-      sub.seed_media_id = null;
-      ctx.store.put('playlist', siteId, null, playlist);
-    }
-  }
+  forgetMediaInPlaylists(ctx, siteId, media.id);
   return noContent();
 }

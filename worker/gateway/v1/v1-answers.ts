@@ -3,13 +3,14 @@
  * migration helpers' `toV1*` mappers), list paging as v1's `limit`/`offset`/`total`, and errors as the single v1 object
  * `{status: 'error', code, title, message}`.
  */
+import { tracksOf } from '../../projections.ts';
 import {
   mapV2ErrorToV1, toV1Channel, toV1Conversion, toV1Player, toV1Track, toV1Video,
   type V1ErrorBody,
 } from '../../upstream/v1-migration.ts';
 import type {
   Media, MediaList, MediaRendition, MediaRenditionList, Original, OriginalList, PageInfo, Player, PlayerList, Playlist,
-  PlaylistList, TagActionResult, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,
+  PlaylistList, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,
 } from '../../contract/v2-types.ts';
 
 export type V1Ok = { status: 'ok' } & Record<string, unknown>;
@@ -24,10 +25,8 @@ export function toV1Thumbnail(thumbnail: Thumbnail): Record<string, unknown> {
     key: thumbnail.id,
     status: thumbnail.status,
     link: thumbnail.delivery_url,
-    width: thumbnail.width,
-    height: thumbnail.height,
     source_type: thumbnail.source_type,
-    videos: thumbnail.relationships.media.map((m) => ({ key: m.id, is_poster: m.is_poster })),
+    videos: thumbnail.relationships.media.map((m) => ({ key: m.id.id })),
   };
 }
 
@@ -62,18 +61,15 @@ export const V1_ANSWERS: Readonly<Record<string, (body: unknown, extra?: unknown
   'videos/conversions/show': (body) => ({ status: 'ok', conversion: toV1Conversion(body as MediaRendition) }),
   'videos/tracks/list': (body) => {
     const list = body as TextTrackList;
-    return { status: 'ok', tracks: list.text_tracks.map(toV1Track), ...paging(list) };
+    // The default is the track the player gets as default (projections.ts `tracksOf`).
+    const defaults = new Set(tracksOf(list.text_tracks).filter((t) => t.default).map((t) => t.url));
+    return { status: 'ok', tracks: list.text_tracks.map((t) => toV1Track(t, t.delivery_url !== null && defaults.has(t.delivery_url))), ...paging(list) };
   },
   'videos/tracks/show': (body) => ({ status: 'ok', track: toV1Track(body as TextTrack) }),
   'videos/thumbnails/show': (body) => ({ status: 'ok', thumbnail: toV1Thumbnail(body as Thumbnail) }),
-  'accounts/tags/delete': (body) => {
-    const result = body as TagActionResult;
-    return { status: 'ok', tag: { name: result.tag, videos_affected: result.media_affected } };
-  },
-  'accounts/tags/update': (body) => {
-    const result = body as TagActionResult;
-    return { status: 'ok', tag: { name: result.new_tag ?? null, previous_name: result.tag, videos_affected: result.media_affected } };
-  },
+  // The platform accepts tag actions (202) and carries them out over time: there is nothing to report but that.
+  'accounts/tags/delete': () => ({ status: 'ok' }),
+  'accounts/tags/update': () => ({ status: 'ok' }),
   'accounts/usage/show': (body) => {
     const usage = body as UsageResult;
     return {

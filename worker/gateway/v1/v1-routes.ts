@@ -239,9 +239,9 @@ function usageDate(value: string, name: string): string {
 function actionBody(name: string, params: URLSearchParams): Record<string, unknown> | undefined {
   switch (name) {
     case 'accounts/tags/delete':
-      return { metadata: { tag: required(params, 'tag') } };
+      return { tag: required(params, 'tag') };
     case 'accounts/tags/update':
-      return { metadata: { tag: required(params, 'tag'), new_tag: required(params, 'tag_new') } };
+      return { original_tag: required(params, 'tag'), new_tag: required(params, 'tag_new') };
     case 'accounts/usage/show':
       return { metadata: {
         start_date: usageDate(required(params, 'start_date'), 'start_date'),
@@ -252,7 +252,9 @@ function actionBody(name: string, params: URLSearchParams): Record<string, unkno
   }
 }
 
+/** The answer's JSON; null for an answer without a body (the tag actions' 202). */
 function parseJson(outcome: Outcome): unknown {
+  if (outcome.body === '') return null;
   try {
     return JSON.parse(outcome.body);
   } catch {

@@ -1,0 +1,94 @@
+// What the sandbox stores for media and their conversions: its own records, richer than the platform's answers (the
+// upload a media came from, its external id beside its metadata, a rendition's MIME type and media, a text track's
+// state and default flag). The platform's answers are made from them by answers.ts, and only there: no route answers
+// a record as it is stored.
+import type { CustomParams, Timestamp } from '../../worker/contract/v2-types.ts';
+
+export type MediaStatus = 'created' | 'processing' | 'ready' | 'updating' | 'failed';
+export type MediaType = 'video' | 'audio' | 'unknown';
+export type HostingType = 'hosted' | 'external';
+
+interface Record<T extends string> {
+  id: string;
+  type: T;
+  created: Timestamp;
+  last_modified: Timestamp;
+}
+
+export interface MediaMetadata {
+  title: string;
+  description: string | null;
+  author: string | null;
+  permalink: string | null;
+  category: string | null;
+  language: string | null;
+  tags: string[];
+  publish_start_date: Timestamp | null;
+  publish_end_date: Timestamp | null;
+  custom_params: CustomParams;
+  external_id: string | null;
+}
+
+export interface MediaUpload {
+  method: 'direct' | 'fetch' | 'external' | 'multipart';
+  mime_type: string | null;
+  source_url: string | null;
+  download_url: string | null;
+  trim_in_point: string | null;
+  trim_out_point: string | null;
+}
+
+export interface Media extends Record<'media'> {
+  status: MediaStatus;
+  error_message: string | null;
+  duration: number | null;
+  media_type: MediaType;
+  mime_type: string | null;
+  hosting_type: HostingType;
+  metadata: MediaMetadata;
+  upload: MediaUpload | null;
+}
+
+export interface MediaRendition extends Record<'media_rendition'> {
+  media_id: string;
+  status: 'processing' | 'ready' | 'failed';
+  delivery_url: string;
+  filesize: number;
+  width: number | null;
+  height: number | null;
+  /** What the sandbox serves at the delivery URL; answers carry the file's `format` (extension) instead. */
+  mime_type: string;
+  media_type: MediaType;
+  /** The ladder step's name, for the v1 layer's conversions and the HLS variants; not in answers. */
+  metadata: { name: string };
+}
+
+export interface Original extends Record<'original'> {
+  media_id: string;
+  status: 'processing' | 'ready' | 'failed';
+  duration: number;
+  filesize: number;
+  mime_type: string;
+  metadata: { name: string };
+}
+
+export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata';
+export interface TextTrack extends Record<'text_track'> {
+  media_id: string;
+  status: 'processing' | 'ready' | 'failed';
+  error_message: string | null;
+  track_kind: TextTrackKind;
+  delivery_url: string;
+  /** `position`: the track's place in the player's menu (from 0); `default` is the sandbox's own (not answered). */
+  metadata: { label: string; srclang: string; kind: TextTrackKind; default: boolean; position: number };
+}
+
+/**
+ * A playlist as stored: its fields and its type's rules together under `metadata` (as the typed answer has them), its
+ * type, and whether it is the site's default recommendations playlist (as the untyped answer has them).
+ */
+export interface Playlist extends Record<'playlist'> {
+  playlist_type: import('../../worker/contract/v2-types.ts').PlaylistType;
+  default: boolean;
+  metadata: import('../../worker/contract/v2-types.ts').PlaylistMetadata & { [member: string]: unknown };
+}
