@@ -28,6 +28,7 @@ export default defineConfig({
         bindings: {
           API_BASE_URL: 'http://sandbox.test',
           GEO_API_URL: 'http://sandbox.test',
+          DELIVERY_BASE_URL: 'http://sandbox.test',
           API_SECRET: 'sandbox-api-secret-not-for-production',
           GEO_API_KEY: 'sandbox-geo-key-not-for-production',
           DEV_MODE: 'true',
@@ -64,8 +65,10 @@ export default defineConfig({
  */
 async function edgeWorkerTestConfig() {
   const [northwind, harbour] = await seededCatalog();
-  const playlist = (site, type) => site.playlists.find((p) => p.playlist_type === type);
+  const playlist = (site, type, nth = 0) => site.playlists.filter((p) => p.playlist_type === type)[nth];
   const picks = playlist(northwind, 'manual');
+  // The seed's second dynamic playlist is its trending one (dynamic, sorted by trending).
+  const trending = playlist(northwind, 'dynamic', 1);
   return {
     allowed_origins: ['https://publisher.example'],
     custom_params_allowlist: ['series', 'episode'],
@@ -74,9 +77,9 @@ async function edgeWorkerTestConfig() {
         playlists: {
           [playlist(northwind, 'dynamic').id]: 'gb-only',
           [playlist(northwind, 'search').id]: 'not-us',
-          [playlist(northwind, 'trending').id]: 'no-proxies',
+          [trending.id]: 'no-proxies',
         },
-        media: { [picks.manual.media_ids[0]]: 'no-proxies' },
+        media: { [picks.metadata.media_filter.include.values[0]]: 'no-proxies' },
       },
       [harbour.id]: { policy: 'europe' },
     },

@@ -70,7 +70,7 @@ const upstream = `http://localhost:${sandboxPort}`;
 const worker = run('worker', [
   'dev', '--config', 'wrangler.toml', '--port', String(port), '--ip', '127.0.0.1',
   '--inspector-port', String(port + 1000), '--persist-to', state.worker,
-  '--var', `API_BASE_URL:${upstream}`, '--var', `GEO_API_URL:${upstream}`,
+  '--var', `API_BASE_URL:${upstream}`, '--var', `GEO_API_URL:${upstream}`, '--var', `DELIVERY_BASE_URL:${upstream}`,
 ]);
 
 Promise.all([sandbox.ready, worker.ready]).then(() => {

@@ -129,7 +129,7 @@ if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(workerPort),
     '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
-    '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', 'DEV_MODE:true',
+    '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', `DELIVERY_BASE_URL:${sandboxUrl}`, '--var', 'DEV_MODE:true',
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`]);
   const deadline = Date.now() + 90_000;
   const up = (await ready(sandbox, deadline)) && (await ready(worker, deadline)) &&

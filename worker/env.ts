@@ -5,6 +5,8 @@
  * optionality the code gives them; what each one is:
  * - API_BASE_URL, GEO_API_URL: the Management API v2 and Geo Location API base addresses (the clients append
  *   `/v2/...` and `/ip_lookup/<client>/<ip>`); GEO_CLIENT: the client name in the geo lookup path.
+ * - DELIVERY_BASE_URL: the platform's delivery (CDN) address, where each media's poster images are
+ *   (`/v2/media/<id>/poster.jpg?width=`, worker/catalog/posters.ts). Unset: answers carry no posters.
  * - API_SECRET: Bearer token of the Management API; GEO_API_KEY: `X-Auth-Key` of the Geo Location API.
  * - ADDRESS_SALT: salt for hashing visitor addresses (cache keys, abuse-limit keys).
  * - PLAYBACK_KEYS: playback signing keys, `kid:secret` pairs (first one signs, at most two; worker/playback/keys.ts).
@@ -22,7 +24,7 @@ type Generated = Cloudflare.Env;
 
 /** What the worker runs without: each reader says what happens instead. */
 type Optional =
-  | 'GEO_API_URL' | 'GEO_CLIENT' | 'GEO_API_KEY' | 'ADDRESS_SALT' | 'PLAYBACK_KEYS' | 'DEV_MODE'
+  | 'GEO_API_URL' | 'GEO_CLIENT' | 'DELIVERY_BASE_URL' | 'GEO_API_KEY' | 'ADDRESS_SALT' | 'PLAYBACK_KEYS' | 'DEV_MODE'
   | 'ASSETS' | 'VISITOR_LIMIT' | 'GATEWAY_DB' | 'ADMIN_TOKEN' | 'V1_SIGNING_SECRET';
 
 export interface Env extends Omit<Generated, Optional | 'REELGATE_CONFIG'>, Partial<Pick<Generated, Optional>> {

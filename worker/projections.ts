@@ -3,7 +3,16 @@
  * URLs), `error_message`, or custom params outside the operator's allowlist.
  */
 import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from './contract/public-api.ts';
-import type { Media, MediaRendition, Player, Playlist, TextTrack } from './contract/v2-types.ts';
+import type { Media, MediaRendition, Player, Playlist, PlaylistType, TextTrack } from './contract/v2-types.ts';
+import { posterSet } from './catalog/posters.ts';
+import { dimension, renditionLabel, sourceTypeOf } from './catalog/source-types.ts';
+
+/** What a projection needs besides the resource: the operator's custom-param allowlist and the delivery base. */
+export interface ProjectionOptions {
+  allowlist: readonly string[];
+  /** `deliveryBase(env.DELIVERY_BASE_URL)`: where posters are; null leaves them out. */
+  delivery: string | null;
+}
 
 export function allowedCustomParams(params: Record<string, string> | null | undefined,
   allowlist: readonly string[]): Record<string, string> {
@@ -25,9 +34,9 @@ export function isPublished(item: Pick<FeedItem, 'publish_start_date' | 'publish
   return Number.isFinite(end) && now < end;
 }
 
-export function feedItem(media: Media, allowlist: readonly string[]): FeedItem {
+export function feedItem(media: Media, { allowlist, delivery }: ProjectionOptions): FeedItem {
   const m = media.metadata;
-  const poster = media.relationships?.poster?.delivery_url ?? null;
+  const posters = posterSet(delivery, media.id);
   return {
     id: media.id,
     title: m.title,
@@ -36,20 +45,20 @@ export function feedItem(media: Media, allowlist: readonly string[]): FeedItem {
     tags: [...(m.tags ?? [])],
     publish_start_date: m.publish_start_date ?? null,
     publish_end_date: m.publish_end_date ?? null,
-    thumbnail: poster,
-    // The media resource names one poster without its width; sized variants would cost a call per item.
-    thumbnails: [],
+    thumbnail: posters?.url ?? null,
+    thumbnails: posters?.sizes ?? [],
     permalink: m.permalink ?? null,
     media_type: media.media_type,
     custom_params: allowedCustomParams(m.custom_params, allowlist),
   };
 }
 
-export function playlistHeader(playlist: Playlist): FeedResponse['playlist'] {
+/** The playlist's own fields; its type comes from the untyped answer or the typed path, never the typed answer. */
+export function playlistHeader(playlist: Pick<Playlist, 'id' | 'metadata'>, type: PlaylistType): FeedResponse['playlist'] {
   const m = playlist.metadata;
   return {
     id: playlist.id,
-    type: playlist.playlist_type,
+    type,
     title: m.title,
     description: m.description ?? null,
     author: m.author ?? null,
@@ -57,28 +66,54 @@ export function playlistHeader(playlist: Playlist): FeedResponse['playlist'] {
   };
 }
 
-function source(rendition: MediaRendition): MediaSource {
+/** A rendition as a player source, typed from its format and URL; null when it names no kind a player plays. */
+function source(rendition: MediaRendition): MediaSource | null {
+  const type = sourceTypeOf(rendition);
+  if (type === null || typeof rendition.delivery_url !== 'string') return null;
+  const width = dimension(rendition.width);
+  const height = dimension(rendition.height);
   return {
     url: rendition.delivery_url,
-    type: rendition.mime_type,
-    width: rendition.width ?? null,
-    height: rendition.height ?? null,
-    filesize: rendition.filesize,
-    label: rendition.metadata?.name ?? '',
+    type,
+    width,
+    height,
+    filesize: typeof rendition.filesize === 'number' && rendition.filesize >= 0 ? rendition.filesize : 0,
+    label: renditionLabel(type, width, height),
   };
 }
 
-function track(textTrack: TextTrack): MediaTrack {
-  const m = textTrack.metadata;
-  return { url: textTrack.delivery_url, kind: textTrack.track_kind ?? m.kind, label: m.label, srclang: m.srclang, default: Boolean(m.default) };
+const TRACK_KINDS: ReadonlySet<string> = new Set(['captions', 'subtitles', 'chapters', 'descriptions', 'metadata']);
+/** The kinds a captions menu lists, in which one track is the default. */
+const MENU_KINDS: ReadonlySet<string> = new Set(['captions', 'subtitles']);
+
+/**
+ * The text tracks a player gets: those with a file (a track without one is still processing), in the order of the
+ * platform's captions menu (`metadata.position`). The platform has no default flag: the first captions or subtitles
+ * track of its menu is the one it shows first, so that one is `default` and no other.
+ */
+export function tracksOf(textTracks: readonly TextTrack[]): MediaTrack[] {
+  const usable = textTracks
+    .filter((t) => typeof t.delivery_url === 'string' && t.delivery_url !== '' && TRACK_KINDS.has(t.track_kind))
+    .map((t, index) => ({ t, index, position: Number.isInteger(t.metadata?.position) ? t.metadata.position : Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.position - b.position || a.index - b.index)
+    .map(({ t }) => t);
+  const first = usable.find((t) => MENU_KINDS.has(t.track_kind));
+  return usable.map((t) => ({
+    url: t.delivery_url!,
+    kind: t.track_kind,
+    label: typeof t.metadata?.label === 'string' ? t.metadata.label : '',
+    srclang: typeof t.metadata?.srclang === 'string' ? t.metadata.srclang : '',
+    default: t === first,
+  }));
 }
 
 export function mediaResponse(site: string, media: Media, renditions: MediaRendition[], tracks: TextTrack[],
-  allowlist: readonly string[]): MediaResponse {
-  const item = feedItem(media, allowlist);
+  options: ProjectionOptions): MediaResponse {
+  const item = feedItem(media, options);
   const sources = renditions
-    .filter((r) => r.status === 'ready' && typeof r.delivery_url === 'string')
+    .filter((r) => r.status === 'ready')
     .map(source)
+    .filter((s): s is MediaSource => s !== null)
     // Widest first; audio-only (no width) last, larger files first among equals.
     .sort((a, b) => (b.width ?? -1) - (a.width ?? -1) || b.filesize - a.filesize);
   return {
@@ -86,7 +121,7 @@ export function mediaResponse(site: string, media: Media, renditions: MediaRendi
     site,
     poster: item.thumbnail,
     sources,
-    tracks: tracks.filter((t) => t.status === 'ready').map(track),
+    tracks: tracksOf(tracks),
   };
 }
 

@@ -44,7 +44,7 @@ try {
     const workerPort = await freePort(18887);
     const worker = await startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: workerPort,
       inspectorPort: await freePort(19887), persistTo: join(state, 'worker'), logDir: state,
-      vars: { ...s, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
+      vars: { ...s, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DELIVERY_BASE_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
     const passThrough = await startWrangler({ name: 'pass-through', config: join(root, 'test/bench/pass-through/wrangler.toml'),
       port: await freePort(18889), inspectorPort: await freePort(19889), persistTo: join(state, 'pass-through'), logDir: state,
       vars: { API_BASE_URL: sandbox.origin } });

@@ -153,7 +153,7 @@ async function main() {
         inspectorPort: 19888, persistTo: join(state, 'sandbox'), logDir: state, vars });
       worker = await startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: 18887, inspectorPort: 19887,
         persistTo: join(state, 'worker'), logDir: state,
-        vars: { ...vars, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
+        vars: { ...vars, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DELIVERY_BASE_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
       const controls = sandboxControls(sandbox.origin);
       await controls.reset({ rate_limit_per_minute: 600 });
       const catalog = await controls.catalog();

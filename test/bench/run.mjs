@@ -121,7 +121,7 @@ async function main() {
           persistTo: join(state, 'worker'), logDir: state,
           // The shipped configuration of wrangler.toml, pointed at the bench's sandbox; DEV_MODE lets the bench stand in
           // for many visitors with x-reelgate-dev-ip (each visitor has its own abuse limit and location).
-          vars: { ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } }),
+          vars: { ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DELIVERY_BASE_URL: upstream, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } }),
         needs.hello && startWrangler({ name: 'hello-world', config: join(root, 'test/bench/hello-world/wrangler.toml'), port: PORTS.hello.port,
           inspectorPort: PORTS.hello.inspector, persistTo: join(state, 'hello'), logDir: state }),
         needs.naive && startWrangler({ name: 'naive-proxy', config: join(root, 'test/bench/naive-proxy/wrangler.toml'), port: PORTS.naive.port,

@@ -81,6 +81,7 @@ function project(name: string, include: string[], options: { devMode: boolean; c
           bindings: {
             API_BASE_URL: 'http://sandbox.test',
             GEO_API_URL: 'http://sandbox.test',
+            DELIVERY_BASE_URL: 'http://sandbox.test',
             API_SECRET: 'sandbox-api-secret-not-for-production',
             GEO_API_KEY: 'sandbox-geo-key-not-for-production',
             ADDRESS_SALT: 'faults-address-salt',

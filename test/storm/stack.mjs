@@ -82,6 +82,7 @@ export async function startStack({ config = shippedConfig(), visitorLimit } = {}
           ...SECRETS,
           API_BASE_URL: 'http://sandbox.test',
           GEO_API_URL: 'http://sandbox.test',
+          DELIVERY_BASE_URL: 'http://sandbox.test',
           DEV_MODE: 'false',
           REELGATE_CONFIG: JSON.stringify(config),
         },

@@ -148,3 +148,25 @@ describe('bypass 2: a playlist\'s policy guards only that playlist\'s feed', () 
     await expectError(await api(source, { ip: MANCHESTER, headers: { range: 'bytes=0-15' } }), 403, 'playback_expired');
   });
 });
+
+describe('a bound playlist whose rules cannot be read binds everything it might hold, never nothing', () => {
+  it('refuses its feed and every media of its site with playlist_rules_unreadable, and serves again once readable', async () => {
+    const { playlist, ids } = await gbOnlyMembers();
+    const member = [...ids][0]!;
+    const outsider = (await allMedia(SITE)).find((m) => isPublic(m) && !ids.has(m.id) && !m.metadata.tags.includes('food'))!;
+    // The platform changes where it keeps the rules; the worker's caches are cold, as after a deploy.
+    await resetWorld();
+    await faults({ changed_playlist_shape: true });
+    await expectError(await api(`/api/sites/${SITE}/playlists/${playlist}`, { ip: MANCHESTER }), 502, 'playlist_rules_unreadable');
+    // Its members cannot be told from other media: no media of the site is served as unbound, to anyone.
+    await expectError(await api(`/api/sites/${SITE}/media/${member}`, { ip: BERLIN }), 502, 'playlist_rules_unreadable');
+    await expectError(await api(`/api/sites/${SITE}/media/${outsider.id}`, { ip: BERLIN }), 502, 'playlist_rules_unreadable');
+    const description = JSON.parse(await (await api(`/api/sites/${SITE}/media/${member}`, { ip: MANCHESTER })).text());
+    expect(description.errors[0].description).toContain(playlist);
+    // Back to the documented shape: the member is bound again (refused in Berlin), the outsider served.
+    await faults({});
+    await resetWorld();
+    await expectError(await api(`/api/sites/${SITE}/media/${member}`, { ip: BERLIN }), 451, 'geo_blocked');
+    expect((await api(`/api/sites/${SITE}/media/${outsider.id}`, { ip: BERLIN })).status).toBe(200);
+  });
+});

@@ -8,7 +8,7 @@ import { clearRenderedAnswers } from '../../worker/cache/rendered.ts';
 import worker from '../../worker/index.ts';
 import type { FeedResponse } from '../../worker/contract/public-api.ts';
 import { api, DEFAULT_IP, resetWorld, SITE } from './helpers.ts';
-import { allMedia, playlists, typedPlaylist } from './upstream-direct.ts';
+import { manualIds, allMedia, playlists, typedPlaylist } from './upstream-direct.ts';
 
 /** The test configuration with SITE bound to nothing, and the custom params allowlist given. */
 function unboundConfig(allowlist = ['series', 'episode']): string {
@@ -31,7 +31,7 @@ async function playlistWithScheduled(): Promise<{ playlist: string; media: strin
   const byId = new Map((await allMedia(SITE)).map((m) => [m.id, m]));
   for (const p of (await playlists(SITE)).filter((x) => x.playlist_type === 'manual')) {
     const typed = await typedPlaylist(SITE, p.id, 'manual');
-    for (const id of typed.manual.media_ids) {
+    for (const id of manualIds(typed)) {
       const m = byId.get(id);
       const start = m?.metadata.publish_start_date ? Date.parse(m.metadata.publish_start_date) : NaN;
       if (m?.status === 'ready' && start > now && !m.metadata.publish_end_date) return { playlist: p.id, media: id, start };

@@ -157,7 +157,7 @@ describe('embed pages', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await response.text();
     expect(html).toContain(`<reel-player site="${SITE}" media="${id}">`);
-    expect(html).toContain(`<title>${title.replace(/&/g, '&amp;')}</title>`);
+    expect(html).toContain(`<title>${title.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}</title>`);
     const versioned = dist.find((f) => /^reelgate\.[A-Za-z0-9_-]+\.js$/.test(f));
     expect(html).toContain(`<script type="module" src="/embed/${versioned ?? 'reelgate.js'}"></script>`);
     expect(html).toContain(`<script>${FRAME_SCRIPT}</script>`);

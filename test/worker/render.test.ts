@@ -13,7 +13,7 @@ import { posterUrl, renderPage } from '../../worker/render/page.ts';
 import { regionsOf } from '../../worker/render/regions.ts';
 import { ISO_ALPHA2_COUNTRIES } from '../../worker/upstream/iso-countries.ts';
 import { api, config, DEFAULT_IP, EUROPE_SITE, resetWorld, sandbox, SITE } from './helpers.ts';
-import { allMedia, isPublic, playlists, typedPlaylist } from './upstream-direct.ts';
+import { manualIds, allMedia, isPublic, playlists, typedPlaylist } from './upstream-direct.ts';
 
 const BERLIN = '192.0.2.30';
 const NEW_YORK = '192.0.2.20';
@@ -73,7 +73,7 @@ async function openPlaylist(): Promise<{ id: string; members: string[] }> {
   const published = new Set((await allMedia(SITE)).filter((m) => isPublic(m)).map((m) => m.id));
   for (const p of await playlists(SITE)) {
     if (p.playlist_type !== 'manual' || bound.has(p.id)) continue;
-    const members = (await typedPlaylist(SITE, p.id, 'manual')).manual!.media_ids.filter((id) => published.has(id));
+    const members = manualIds(await typedPlaylist(SITE, p.id, 'manual')).filter((id) => published.has(id));
     if (members.length >= 2) return { id: p.id, members };
   }
   throw new Error('no open manual playlist with public members in the seed');

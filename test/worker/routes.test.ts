@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { budgetStub } from '../../worker/budget/upstream.ts';
 import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, boundMediaIds, config, expectError, expectNoSecret, resetWorld, SITE, stats } from './helpers.ts';
-import { allMedia, isPublic, media, playlistOfType, playlists, players, typedPlaylist } from './upstream-direct.ts';
+import {
+  allMedia, isPublic, manualIds, playlistOfType, playlists, players, taggedPublicMedia, typedPlaylist,
+} from './upstream-direct.ts';
 
 const FORBIDDEN_KEYS = ['upload', 'source_url', 'download_url', 'error_message', 'hosting_type', 'external_id', 'relationships', 'metadata'];
 
@@ -34,7 +36,7 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
   it('resolves a manual playlist in its order, public media only, projected to feed items', async () => {
     const playlist = await playlistOfType(SITE, 'manual');
     const everything = new Map((await allMedia(SITE)).map((m) => [m.id, m]));
-    const expected = playlist.manual.media_ids.filter((id) => everything.has(id) && isPublic(everything.get(id)!));
+    const expected = manualIds(playlist).filter((id) => everything.has(id) && isPublic(everything.get(id)!));
     const body = await feed(SITE, playlist.id, '?page_length=50');
     expect(body.site).toBe(SITE);
     expect(body.playlist).toEqual({
@@ -49,7 +51,10 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     expect(body.items[0]!.thumbnail).toMatch(/^\/api\/play\/[A-Za-z0-9_-]+\/[A-Za-z0-9._~-]+$/);
     const second = everything.get(expected[1]!)!;
     expect(config.sites[SITE]!.media![second.id]).toBeUndefined();
-    expect(body.items[1]!.thumbnail).toBe(second.relationships.poster?.delivery_url ?? null);
+    // An unbound media's poster is the delivery side's image, in every width the platform serves (no upstream call).
+    expect(body.items[1]!.thumbnail).toBe(`http://sandbox.test/v2/media/${second.id}/poster.jpg?width=720`);
+    expect(body.items[1]!.thumbnails.map((t) => t.width)).toEqual([320, 480, 640, 720, 1280, 1920]);
+    expect(body.items[1]!.thumbnails[0]).toEqual({ url: `http://sandbox.test/v2/media/${second.id}/poster.jpg?width=320`, width: 320 });
     expect({ ...body.items[0], thumbnail: 'signed' }).toEqual({
       id: first.id,
       title: first.metadata.title,
@@ -76,7 +81,7 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     for (const p of (await playlists(SITE)).filter((x) => x.playlist_type === 'manual')) {
       const typed = await typedPlaylist(SITE, p.id, 'manual');
       const shown = new Set((await feed(SITE, p.id, '?page_length=50')).items.map((i) => i.id));
-      for (const id of typed.manual.media_ids) {
+      for (const id of manualIds(typed)) {
         const m = byId.get(id)!;
         expect(shown.has(id), `${id} ${m.status} ${m.metadata.publish_start_date}..${m.metadata.publish_end_date}`)
           .toBe(isPublic(m));
@@ -101,7 +106,7 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     await expectError(await api(`/api/sites/${SITE}/playlists/${playlist.id}?page=0`), 400, 'invalid_request');
   });
 
-  it('resolves a search playlist with its saved query and a trending one by its list', async () => {
+  it('resolves a search playlist by its filters, narrowed by the phrase the caller gives', async () => {
     const all = await allMedia(SITE);
     const search = await playlistOfType(SITE, 'search');
     const body = await feed(SITE, search.id, '?page_length=50');
@@ -111,35 +116,58 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
       expect(isPublic(m)).toBe(true);
       expect(m.metadata.tags).toContain('travel');
     }
-    const trending = await playlistOfType(SITE, 'trending');
-    const t = await feed(SITE, trending.id, '?page_length=50');
-    const byId = new Map(all.map((m) => [m.id, m]));
-    expect(t.items.map((i) => i.id)).toEqual(trending.trending.media_ids.filter((id) => byId.has(id) && isPublic(byId.get(id)!)));
+    const phrase = all.find((m) => body.items.some((i) => i.id === m.id))!.metadata.title.split(' ')[0]!.toLowerCase();
+    const found = await feed(SITE, search.id, `?search=${encodeURIComponent(phrase)}&page_length=50`);
+    expect(found.items.length).toBeGreaterThan(0);
+    for (const item of found.items) {
+      expect(`${item.title} ${item.description ?? ''}`.toLowerCase()).toContain(phrase);
+      expect(item.tags).toContain('travel');
+    }
   });
 
-  it('resolves recommendations by the seed media tags (or a seed the caller passes), without the seed itself', async () => {
+  it('resolves a dynamic playlist sorted by trending newest first: plays and trending are not in the Management API', async () => {
+    const all = await allMedia(SITE);
+    const trending = (await playlists(SITE)).filter((p) => p.playlist_type === 'dynamic')
+      .sort((a, b) => a.created.localeCompare(b.created))[1]!;
+    const typed = await typedPlaylist(SITE, trending.id, 'dynamic');
+    expect((typed.metadata as { media_filter: { sort: string } }).media_filter.sort).toBe('trending:dsc');
+    const body = await feed(SITE, trending.id, '?page_length=50');
+    expect(body.playlist.type).toBe('dynamic');
+    // Among the media public now (a filtered playlist picks among those), newest first, as many as its limit.
+    const newest = all.filter((m) => isPublic(m))
+      .sort((a, b) => b.metadata.publish_start_date!.localeCompare(a.metadata.publish_start_date!) || (a.id < b.id ? -1 : 1))
+      .slice(0, 10).map((m) => m.id);
+    expect(body.items.map((i) => i.id)).toEqual(newest);
+  });
+
+  it('resolves recommendations by the tags of the media the caller relates to, without that media', async () => {
     const recs = await playlistOfType(SITE, 'recommendations');
-    const seed = await media(SITE, recs.recommendations.seed_media_id!);
-    const body = await feed(SITE, recs.id, '?page_length=50');
+    const [related, other] = await taggedPublicMedia(SITE);
+    const body = await feed(SITE, recs.id, `?related_media_id=${related!.id}&page_length=50`);
     expect(body.items.length).toBeGreaterThan(0);
     for (const item of body.items) {
-      expect(item.id).not.toBe(seed.id);
-      expect(item.tags.some((t) => seed.metadata.tags.includes(t))).toBe(true);
+      expect(item.id).not.toBe(related!.id);
+      expect(item.tags.some((t) => related!.metadata.tags.includes(t))).toBe(true);
     }
-    const other = (await allMedia(SITE)).find((m) => isPublic(m) && m.id !== seed.id && m.metadata.tags[0] !== seed.metadata.tags[0])!;
-    const withSeed = await feed(SITE, recs.id, `?seed=${other.id}&page_length=50`);
-    for (const item of withSeed.items) expect(item.tags.some((t) => other.metadata.tags.includes(t))).toBe(true);
+    // `seed` is the older name of the same parameter.
+    const older = await feed(SITE, recs.id, `?seed=${other!.id}&page_length=50`);
+    for (const item of older.items) expect(item.tags.some((t) => other!.metadata.tags.includes(t))).toBe(true);
+    await expectError(await api(`/api/sites/${SITE}/playlists/${recs.id}?seed=${other!.id}&related_media_id=${related!.id}`), 400, 'invalid_request');
   });
 
-  it('matches article tags given by the caller, else the playlist defaults', async () => {
+  it('matches article tags given by the caller, within the playlist\'s own filters', async () => {
     const art = await playlistOfType(SITE, 'article_matching');
+    const excluded = (art.metadata as { tag_filter: { exclude: { values: string[] } } }).tag_filter.exclude.values;
+    expect(excluded.length).toBeGreaterThan(0);
     const byDefault = await feed(SITE, art.id);
-    for (const item of byDefault.items) {
-      expect(item.tags.some((t) => art.article_matching.default_tags.includes(t))).toBe(true);
-    }
+    expect(byDefault.items.length).toBeGreaterThan(0);
+    for (const item of byDefault.items) expect(item.tags.some((t) => excluded.includes(t))).toBe(false);
     const travel = await feed(SITE, art.id, '?tags=travel');
     expect(travel.items.length).toBeGreaterThan(0);
-    for (const item of travel.items) expect(item.tags).toContain('travel');
+    for (const item of travel.items) {
+      expect(item.tags).toContain('travel');
+      expect(item.tags.some((t) => excluded.includes(t))).toBe(false);
+    }
   });
 
   it('answers 404 for a site that is not configured and for an unknown playlist', async () => {
@@ -161,11 +189,17 @@ describe('GET /api/sites/:site/media/:media', () => {
     const body = JSON.parse(text) as MediaResponse;
     expect(body.id).toBe(pick.id);
     expect(body.site).toBe(SITE);
-    expect(body.poster).toBe(pick.relationships.poster?.delivery_url ?? null);
+    expect(body.poster).toBe(`http://sandbox.test/v2/media/${pick.id}/poster.jpg?width=720`);
     expect(body.sources.length).toBeGreaterThan(0);
     for (const s of body.sources) expect(Object.keys(s).sort()).toEqual(['filesize', 'height', 'label', 'type', 'url', 'width']);
     const widths = body.sources.map((s) => s.width ?? -1);
     expect(widths).toEqual([...widths].sort((a, b) => b - a));
+    // Typed from the rendition's format and URL (the platform sends no MIME type), labelled by the picture's height.
+    expect(new Set(body.sources.map((s) => s.type))).toEqual(new Set(['video/mp4', 'application/vnd.apple.mpegurl']));
+    for (const s of body.sources) {
+      expect(s.label).toBe(s.type === 'video/mp4' ? `${s.height}p` : 'Auto');
+      if (s.type === 'video/mp4') expect(s.url).toMatch(/\.mp4$/);
+    }
     for (const t of body.tracks) expect(Object.keys(t).sort()).toEqual(['default', 'kind', 'label', 'srclang', 'url']);
     for (const key of FORBIDDEN_KEYS) expect(keysDeep(body).has(key), key).toBe(false);
     expect(Object.keys(body.custom_params).every((k) => ['series', 'episode'].includes(k))).toBe(true);
@@ -213,11 +247,11 @@ it('serves only configured sites', () => {
 describe('feed variants', () => {
   const feedPath = (playlist: string, query: string) => `/api/sites/${SITE}/playlists/${playlist}${query}`;
 
-  it('refuses seed and tags where the playlist type does not use them, naming the type that does', async () => {
+  it('refuses related_media_id, tags and search where the playlist type does not use them, naming the type that does', async () => {
     const manual = await playlistOfType(SITE, 'manual');
     const recs = await playlistOfType(SITE, 'recommendations');
     const art = await playlistOfType(SITE, 'article_matching');
-    const seed = recs.recommendations.seed_media_id!;
+    const seed = (await taggedPublicMedia(SITE))[0]!.id;
     const refused = async (path: string, names: string) => {
       const response = await api(path);
       const text = await response.clone().text();
@@ -229,6 +263,8 @@ describe('feed variants', () => {
     await refused(feedPath(recs.id, '?tags=travel'), 'article_matching');
     await refused(feedPath(manual.id, '?tags=travel'), 'article_matching');
     await refused(feedPath(recs.id, `?seed=${seed}&tags=travel`), 'article_matching');
+    await refused(feedPath(manual.id, '?search=lisbon'), 'search');
+    await refused(feedPath(art.id, `?related_media_id=${seed}`), 'recommendations');
   });
 
   it('refusing a variant costs no upstream call once the playlist is cached', async () => {
@@ -294,7 +330,7 @@ describe('feed variants', () => {
 
       // Another playlist has its own count.
       const recs = await playlistOfType(SITE, 'recommendations');
-      const seeded = await api(feedPath(recs.id, `?seed=${recs.recommendations.seed_media_id}`));
+      const seeded = await api(feedPath(recs.id, `?related_media_id=${(await taggedPublicMedia(SITE))[0]!.id}`));
       expect(seeded.status).toBe(200);
       expect(seeded.headers.get('x-reelgate-variant')).toBeNull();
       await seeded.body?.cancel();

@@ -36,3 +36,12 @@ export function isPublic(m: Media, now = Date.now()): boolean {
   const { publish_start_date: start, publish_end_date: end } = m.metadata;
   return m.status === 'ready' && start !== null && Date.parse(start) <= now && (end === null || now < Date.parse(end));
 }
+
+/** A manual playlist's media in its order, where the platform keeps them. */
+export function manualIds(playlist: TypedPlaylist): string[] {
+  return (playlist.metadata as TypedPlaylist<'manual'>['metadata']).media_filter.include.values;
+}
+/** Published media that carry tags: a related media for a recommendations feed. */
+export async function taggedPublicMedia(site: string): Promise<Media[]> {
+  return (await allMedia(site)).filter((m) => isPublic(m) && m.metadata.tags.length > 0);
+}

@@ -8,7 +8,8 @@ import type { FeedVariant } from '../catalog/feed.ts';
 
 /** A variant's part of its keys, and its key in the playlist's variant cap: `<seed>:<tags>`. */
 export function variantKey(variant: FeedVariant): string {
-  return `${variant.seed ?? ''}:${variant.tags.join(',')}`;
+  // The phrase is URI-encoded: it may hold the ':' and ',' the key uses as separators.
+  return `${variant.seed ?? ''}:${variant.tags.join(',')}:${variant.search === null ? '' : encodeURIComponent(variant.search)}`;
 }
 
 export const cacheKeys = {

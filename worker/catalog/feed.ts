@@ -1,7 +1,8 @@
 /**
- * A playlist's media, resolved by its type's subresource with as few upstream calls as possible: one list call with
- * a `q` query (ids OR-ed, tags AND-ed or OR-ed, the saved search), never one call per media. What is cached is the
- * projection of every ready media of the feed; the publish window is applied when answering, since time moves on.
+ * A playlist's media, resolved from its rules (playlist-rules.ts) with as few upstream calls as possible: one media
+ * list call with a `q` query (ids OR-ed for a manual playlist, the filters' terms for the others), never one call per
+ * media. What is cached is the projection of every ready media of the feed; the publish window is applied when
+ * answering, since time moves on.
  */
 import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
 import { cached, type CachedValue } from '../cache/cached.ts';
@@ -12,8 +13,10 @@ import { ApiError, invalidRequest } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { feedItem, playlistHeader } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
-import { playlistTypeOf, subresourceOf } from './playlist-answers.ts';
-import type { Media, MediaList, Playlist, PlaylistSubresources, PlaylistType, TypedPlaylist } from '../contract/v2-types.ts';
+import { readRules, readType, type PlaylistRules } from './playlist-rules.ts';
+import { filteredSelection, selectsNothing, shuffled, term, type CallerNarrowing } from './playlist-selection.ts';
+import { deliveryBase } from './posters.ts';
+import type { Media, MediaList, Playlist, PlaylistType, TypedPlaylist } from '../contract/v2-types.ts';
 
 export interface FeedSnapshot {
   playlist: FeedResponse['playlist'];
@@ -21,36 +24,52 @@ export interface FeedSnapshot {
   items: FeedItem[];
 }
 
-/** What a caller may vary: the seed of a recommendations feed, the article tags of an article-matching feed. */
+/**
+ * What a caller may vary, at delivery time, as the platform's Delivery API takes it: the media a recommendations feed
+ * relates to (`related_media_id`, older name `seed`), the article tags of an article-matching feed, the phrase of a
+ * search feed. The Management API stores none of them.
+ */
 export interface FeedVariant {
   seed: string | null;
   tags: string[];
+  search: string | null;
 }
 
 /** The query parameter each playlist type varies by; the other types take none. */
 const VARIANT_PARAMETER: Partial<Record<PlaylistType, keyof FeedVariant>> = {
   recommendations: 'seed',
   article_matching: 'tags',
+  search: 'search',
 };
+
+/** The name a caller knows each variant by. */
+const PARAMETER_NAME: Record<keyof FeedVariant, string> = { seed: 'related_media_id', tags: 'tags', search: 'search' };
+
+export const NO_VARIANT: FeedVariant = { seed: null, tags: [], search: null };
+
+/** Whether a caller asked for a variant at all. */
+export function isVariant(variant: FeedVariant): boolean {
+  return variant.seed !== null || variant.tags.length > 0 || variant.search !== null;
+}
 
 /**
  * Refuses a variant the playlist's type does not use: every value would be a new cache key (and upstream calls) for
  * an answer that is the same as the playlist's own feed.
  */
 export function checkVariant(type: PlaylistType, variant: FeedVariant): void {
-  for (const parameter of ['seed', 'tags'] as const) {
-    const given = parameter === 'seed' ? variant.seed !== null : variant.tags.length > 0;
+  for (const parameter of ['seed', 'tags', 'search'] as const) {
+    const given = parameter === 'tags' ? variant.tags.length > 0 : variant[parameter] !== null;
     if (!given || VARIANT_PARAMETER[type] === parameter) continue;
     const takes = Object.entries(VARIANT_PARAMETER).find(([, p]) => p === parameter)![0];
-    throw invalidRequest(`"${parameter}" applies to ${takes} playlists only; this playlist is ${type}.`);
+    throw invalidRequest(`"${PARAMETER_NAME[parameter]}" applies to ${takes} playlists only; this playlist is ${type}.`);
   }
 }
 
-/** A playlist's own fields and its type's subresource: what a variant of its feed is resolved from. */
+/** A playlist's own fields, its type and its rules: what a variant of its feed is resolved from. */
 export interface PlaylistHead {
   playlist: FeedResponse['playlist'];
   type: PlaylistType;
-  sub: PlaylistSubresources[PlaylistType] | null;
+  rules: PlaylistRules;
 }
 
 export interface FeedLoadOptions {
@@ -80,15 +99,9 @@ export interface FeedLookup {
 export function baseFeed({ env, config, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
   return cached<FeedSnapshot>({
     env, config, ctx, timing, kind: 'feed', key: cacheKeys.feed(site, playlistId),
-    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: { seed: null, tags: [] },
+    load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: NO_VARIANT,
       maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
   });
-}
-
-/** `field:value`, quoted when the value holds anything but plain word characters. */
-function term(field: string, value: string): string {
-  const clean = value.replace(/["\\]/g, '');
-  return /^[A-Za-z0-9_.-]+$/.test(clean) ? `${field}:${clean}` : `${field}:"${clean}"`;
 }
 
 /**
@@ -125,86 +138,86 @@ export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Prom
 }
 
 async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
-  const typed = await typedPlaylist(options);
-  const type = playlistTypeOf(typed);
-  const sub = subresourceOf(typed, type);
-  return { playlist: playlistHeader({ ...typed, playlist_type: type }), type, sub };
+  const { playlistId } = options;
+  const { type, typed } = await typedPlaylist(options);
+  const rules = readRules(playlistId, type, typed.metadata);
+  return { playlist: playlistHeader(typed, type), type, rules };
 }
 
 async function resolveFeed(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
-  const media = head.sub ? await resolveMedia(options, head.type, head.sub) : [];
+  const media = await resolveMedia(options, head.rules);
+  const projection = { allowlist: options.allowlist, delivery: deliveryBase(options.env.DELIVERY_BASE_URL) };
   return {
     playlist: head.playlist,
-    items: media.filter((m) => m.status === 'ready').map((m) => feedItem(m, options.allowlist)),
+    items: media.filter((m) => m.status === 'ready').map((m) => feedItem(m, projection)),
   };
 }
 
-/** The playlist with its subresource: one call when its type is known, else the untyped lookup first. */
-async function typedPlaylist({ env, who, site, playlistId, knownType }: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<TypedPlaylist> {
+/**
+ * The typed answer (rules under `metadata`) and the type: one call when the type is known, else the untyped answer
+ * first, which alone names the type. A watchlist has no rules to read, so its untyped answer is enough.
+ */
+async function typedPlaylist({ env, who, site, playlistId, knownType }: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>):
+  Promise<{ type: PlaylistType; typed: TypedPlaylist | Playlist }> {
   if (knownType) {
     try {
-      return await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: knownType });
+      const typed = await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: knownType });
+      return { type: knownType, typed };
     } catch (error) {
       // The type may have changed (or the playlist gone): ask again from the start.
       if (!(error instanceof ApiError) || error.code !== 'not_found') throw error;
     }
   }
-  const head = await callUpstream<Playlist>(env, who, { api: 'v2', op: 'getPlaylist', site, id: playlistId });
-  return callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type: playlistTypeOf(head) });
+  const untyped = await callUpstream<Playlist>(env, who, { api: 'v2', op: 'getPlaylist', site, id: playlistId });
+  const type = readType(playlistId, untyped);
+  if (type === 'watchlist') return { type, typed: untyped };
+  const typed = await callUpstream<TypedPlaylist>(env, who, { api: 'v2', op: 'getTypedPlaylist', site, id: playlistId, type });
+  return { type, typed };
 }
 
-async function resolveMedia(options: FeedLoadOptions, type: PlaylistType,
-  sub: PlaylistSubresources[PlaylistType]): Promise<Media[]> {
-  const limit = Math.max(0, Math.min(Number(sub.max_items) || options.maxItems, options.maxItems));
-  if (limit === 0) return [];
-  switch (type) {
-    case 'manual':
-    case 'trending':
-      return byIds(options, (sub as PlaylistSubresources['manual']).media_ids.slice(0, limit));
-    case 'dynamic': {
-      const s = sub as PlaylistSubresources['dynamic'];
-      if (!s.tags.length) return [];
-      const q = s.tags.map((t) => term('tags', t)).join(s.tags_mode === 'all' ? ' AND ' : ' OR ');
-      return list(options, q, limit, s.sort);
+/** What the caller's variant narrows a filtered playlist by; a related media that is gone narrows to nothing. */
+async function narrowingFor(options: FeedLoadOptions, type: PlaylistType): Promise<CallerNarrowing | null> {
+  const { variant } = options;
+  if (type === 'search' && variant.search !== null) return { kind: 'search', phrase: variant.search };
+  if (type === 'article_matching' && variant.tags.length) return { kind: 'tags', tags: variant.tags };
+  if (type === 'recommendations' && variant.seed !== null) {
+    try {
+      const media = await callUpstream<Media>(options.env, options.who, { api: 'v2', op: 'getMedia', site: options.site, id: variant.seed });
+      return { kind: 'related', media };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not_found') return null;
+      throw error;
     }
-    case 'search': {
-      const s = sub as PlaylistSubresources['search'];
-      return list(options, s.q, limit, s.sort);
-    }
-    case 'recommendations': {
-      const s = sub as PlaylistSubresources['recommendations'];
-      const seedId = options.variant.seed ?? s.seed_media_id;
-      if (!seedId) return [];
-      let seed: Media;
-      try {
-        seed = await callUpstream<Media>(options.env, options.who, { api: 'v2', op: 'getMedia', site: options.site, id: seedId });
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'not_found') return [];
-        throw error;
-      }
-      const tags = seed.metadata.tags ?? [];
-      if (!tags.length) return [];
-      const related = await list(options, tags.map((t) => term('tags', t)).join(' OR '), limit + 1, undefined);
-      return related.filter((m) => m.id !== seed.id).slice(0, limit);
-    }
-    case 'article_matching': {
-      const s = sub as PlaylistSubresources['article_matching'];
-      const tags = options.variant.tags.length ? options.variant.tags : s.default_tags;
-      if (!tags.length) return [];
-      return list(options, tags.map((t) => term('tags', t)).join(' OR '), limit, undefined);
-    }
-    case 'watchlist':
-      // Each viewer's own list: nothing the worker can resolve without the viewer.
-      return [];
   }
+  return { kind: 'none' };
 }
 
-async function list(options: FeedLoadOptions, q: string, limit: number, sort: string | undefined): Promise<Media[]> {
+async function resolveMedia(options: FeedLoadOptions, rules: PlaylistRules): Promise<Media[]> {
+  if (rules.type === 'watchlist') return [];
+  if (rules.type === 'manual') return byIds(options, rules.ids.slice(0, options.maxItems));
+  const limit = Math.max(0, Math.min(rules.limit, options.maxItems));
+  if (limit === 0) return [];
+  const narrowing = await narrowingFor(options, rules.type);
+  if (narrowing === null || selectsNothing(narrowing)) return [];
+  const selection = filteredSelection(rules, narrowing);
+  const now = Date.now();
+  const listed = (await list(options, selection.q, selection.pageLength, selection.sort)).filter((m) => selection.keep(m, now));
+  const ordered = selection.shuffle ? shuffled(listed) : listed;
+  // Pinned media hold the first places whatever the filters say; those the list did not bring are asked for by id.
+  const pinned = rules.pinned.filter((id) => narrowing.kind !== 'related' || id !== narrowing.media.id);
+  const byId = new Map(ordered.map((m) => [m.id, m]));
+  const missing = pinned.filter((id) => !byId.has(id));
+  for (const m of missing.length ? await byIds(options, missing) : []) byId.set(m.id, m);
+  const first = pinned.flatMap((id) => byId.get(id) ?? []);
+  return [...first, ...ordered.filter((m) => !pinned.includes(m.id))].slice(0, limit);
+}
+
+async function list(options: FeedLoadOptions, q: string, pageLength: number, sort: string | undefined): Promise<Media[]> {
   const answer = await callUpstream<MediaList>(options.env, options.who, {
     api: 'v2', op: 'listMedia', site: options.site,
-    params: { q, page: 1, page_length: limit, ...(sort ? { sort } : {}) },
+    params: { ...(q ? { q } : {}), page: 1, page_length: pageLength, ...(sort ? { sort } : {}) },
   });
-  return answer.media.slice(0, limit);
+  return answer.media.slice(0, pageLength);
 }
 
 /** One list call for an ordered id list, answered in the list's order. */

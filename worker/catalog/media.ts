@@ -7,6 +7,7 @@ import { cacheKeys } from '../cache/keys.ts';
 import type { Env } from '../env.ts';
 import { notFound } from '../errors.ts';
 import { mediaResponse } from '../projections.ts';
+import { deliveryBase } from './posters.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import type { Media, MediaRenditionList, TextTrackList } from '../contract/v2-types.ts';
 
@@ -36,5 +37,6 @@ async function resolveMedia(env: Env, who: CallerContext, site: string, id: stri
     callUpstream<MediaRenditionList>(env, who, { api: 'v2', op: 'listMediaRenditions', site, id, params }),
     callUpstream<TextTrackList>(env, who, { api: 'v2', op: 'listTextTracks', site, id, params }),
   ]);
-  return mediaResponse(site, media, renditions.media_renditions, tracks.text_tracks, allowlist);
+  return mediaResponse(site, media, renditions.media_renditions, tracks.text_tracks,
+    { allowlist, delivery: deliveryBase(env.DELIVERY_BASE_URL) });
 }

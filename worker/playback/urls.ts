@@ -10,15 +10,12 @@ import { devMode } from '../visitor.ts';
 import { playbackKeys } from './keys.ts';
 import { networkDigest } from './network.ts';
 import { rememberFeedPosters, rememberMedia } from './records.ts';
+import { isHlsType } from '../catalog/source-types.ts';
 import { digest8, signToken, type PlaybackGrant, type PlaybackResource } from './token.ts';
 
 export const PLAY_PREFIX = '/api/play/';
-const HLS_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl'];
 const FILE_NAME = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,63}$/;
 
-export function isHlsType(type: string): boolean {
-  return HLS_TYPES.includes(type.toLowerCase());
-}
 
 /** The name a file-scoped URL ends in: the upstream file's own name when it is a plain one, else `file`. */
 export function fileName(upstream: string): string {

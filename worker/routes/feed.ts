@@ -13,16 +13,16 @@ import { cached, type CachedValue } from '../cache/cached.ts';
 import { cacheKeys, variantKey } from '../cache/keys.ts';
 import { heldAnswer, holdAnswer } from '../cache/rendered.ts';
 import {
-  baseFeed, checkVariant, feedOf, loadPlaylistHead, type FeedLookup, type FeedSnapshot, type FeedVariant,
+  baseFeed, checkVariant, feedOf, isVariant, loadPlaylistHead, type FeedLookup, type FeedSnapshot, type FeedVariant,
   type PlaylistHead,
 } from '../catalog/feed.ts';
 import type { SiteConfig } from '../config.ts';
-import { ApiError, rateLimited } from '../errors.ts';
+import { ApiError, invalidRequest, rateLimited } from '../errors.ts';
 import { enforcePolicies, mediaPolicies, playlistPolicies, unbound, visibleItems } from '../geo/enforce.ts';
 import { playlistMembership, type Membership } from '../geo/membership.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
-import { intParam, readQuery, requireId, tagsParam } from '../request-guard.ts';
+import { intParam, readQuery, requireId, searchParam, tagsParam } from '../request-guard.ts';
 import { withPlaybackThumbnails } from '../playback/urls.ts';
 import { PRIVATE_NO_STORE, publicCacheControl, renderJson, renderedResponse, type RenderedJson } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
@@ -118,11 +118,17 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   const { config } = request;
   const site = siteOf(config, request.params.site);
   const playlistId = requireId(request.params.playlist, 'playlist');
-  const query = readQuery(request, ['page', 'page_length', 'seed', 'tags'] as const);
+  const query = readQuery(request, ['page', 'page_length', 'related_media_id', 'seed', 'tags', 'search'] as const);
   const page = intParam(query.page, 'page', 1, 1, MAX_PAGE);
   const pageLength = intParam(query.page_length, 'page_length', config.feed.defaultPageLength, 1, config.feed.maxPageLength);
-  const seed = query.seed === undefined ? null : requireId(query.seed, 'seed media');
+  if (query.related_media_id !== undefined && query.seed !== undefined) {
+    throw invalidRequest('Give "related_media_id" or its older name "seed", not both.');
+  }
+  const related = query.related_media_id ?? query.seed;
+  const seed = related === undefined ? null : requireId(related, 'related media');
   const tags = tagsParam(query.tags);
+  const search = searchParam(query.search);
+  const asked: FeedVariant = { seed, tags, search };
   const timing = new ServerTiming();
   const visit: Visit = { request, env, ctx, config, timing };
 
@@ -135,8 +141,8 @@ export const feedRoute: Handler = async (request, env, ctx) => {
     await enforcePolicies(visit, mediaPolicies(site, seed, membership));
   }
   const lookup: FeedLookup = { env, config, ctx, timing, who, site: site.id, playlistId };
-  const variant = seed !== null || tags.length > 0 ? await variantFeed(lookup, { seed, tags }) : null;
-  const standIn = (seed !== null || tags.length > 0) && variant === null;
+  const variant = isVariant(asked) ? await variantFeed(lookup, asked) : null;
+  const standIn = isVariant(asked) && variant === null;
   // The feed itself before membership, which reads the same entry when this playlist is bound: its state is this one's.
   const { value, state, storedAt, etag } = variant ?? await baseFeed(lookup);
   membership ??= await playlistMembership(visit, who, site);
@@ -146,7 +152,7 @@ export const feedRoute: Handler = async (request, env, ctx) => {
   // entry, the page, the configuration and the clock (publish windows). It is rendered once and sent again while
   // those hold (cache/rendered.ts), instead of filtered, serialised and hashed on every HIT.
   const shared = unbound(site) && typeof etag === 'string' && etag !== '';
-  const answerKey = cacheKeys.renderedFeed(site.id, playlistId, variant ? { seed, tags } : null, page, pageLength);
+  const answerKey = cacheKeys.renderedFeed(site.id, playlistId, variant ? asked : null, page, pageLength);
   let rendered: RenderedJson | undefined = shared ? heldAnswer(answerKey, etag, config, now) : undefined;
   let personal = false;
   if (!rendered) {

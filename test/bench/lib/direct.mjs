@@ -71,7 +71,7 @@ export async function startDirectPlayback({ secrets }) {
       name: 'reelgate',
       modules: true,
       scriptPath: WORKER_BUNDLE,
-      bindings: { ...workerOptions.bindings, ...secrets, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin,
+      bindings: { ...workerOptions.bindings, ...secrets, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DELIVERY_BASE_URL: sandbox.origin,
         DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' },
     });
     started.push(worker);
