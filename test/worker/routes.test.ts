@@ -6,7 +6,7 @@ import { budgetStub } from '../../worker/budget/upstream.ts';
 import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, boundMediaIds, config, expectError, expectNoSecret, resetWorld, SITE, stats } from './helpers.ts';
 import {
-  allMedia, isPublic, manualIds, playlistOfType, playlists, players, taggedPublicMedia, typedPlaylist,
+  allMedia, isPublic, manualIds, playlistOfType, playlists, players, taggedPublicMedia, textTracks, typedPlaylist,
 } from './upstream-direct.ts';
 
 const FORBIDDEN_KEYS = ['upload', 'source_url', 'download_url', 'error_message', 'hosting_type', 'external_id', 'relationships', 'metadata'];
@@ -177,6 +177,21 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
 });
 
 describe('GET /api/sites/:site/media/:media', () => {
+  it('gives its text tracks in the platform\'s menu order, the first captions or subtitles track the one default', async () => {
+    const bound = await boundMediaIds(SITE);
+    for (const m of (await allMedia(SITE)).filter((x) => isPublic(x) && !bound.has(x.id))) {
+      const platform = await textTracks(SITE, m.id);
+      if (platform.filter((t) => t.track_kind === 'captions' || t.track_kind === 'subtitles').length < 2) continue;
+      const body = JSON.parse(await (await api(`/api/sites/${SITE}/media/${m.id}`)).text()) as MediaResponse;
+      const byPosition = [...platform].sort((a, b) => a.metadata.position - b.metadata.position);
+      expect(body.tracks.map((t) => t.label)).toEqual(byPosition.map((t) => t.metadata.label));
+      const first = byPosition.find((t) => t.track_kind === 'captions' || t.track_kind === 'subtitles')!;
+      expect(body.tracks.filter((t) => t.default).map((t) => t.label)).toEqual([first.metadata.label]);
+      return;
+    }
+    throw new Error('the seed has no unbound public media with two caption or subtitle tracks');
+  });
+
   it('projects a published media with renditions (widest first) and text tracks', async () => {
     const all = await allMedia(SITE);
     // A media under no policy: the platform's own URLs (a bound one gets playback URLs: test/worker/playback.test.ts).

@@ -1,6 +1,6 @@
 /** The sandbox's own answers, read directly (not through the worker), to compute what the worker should answer. */
 import { env } from 'cloudflare:test';
-import type { Media, MediaList, Player, TypedPlaylist, Playlist, PlaylistList } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaList, Player, TypedPlaylist, Playlist, PlaylistList, TextTrack, TextTrackList } from '../../worker/contract/v2-types.ts';
 import { sandbox } from './helpers.ts';
 
 async function v2<T>(path: string): Promise<T> {
@@ -44,4 +44,8 @@ export function manualIds(playlist: TypedPlaylist): string[] {
 /** Published media that carry tags: a related media for a recommendations feed. */
 export async function taggedPublicMedia(site: string): Promise<Media[]> {
   return (await allMedia(site)).filter((m) => isPublic(m) && m.metadata.tags.length > 0);
+}
+/** A media's text tracks as the platform answers them. */
+export async function textTracks(site: string, mediaId: string): Promise<TextTrack[]> {
+  return (await v2<TextTrackList>(`${site}/media/${mediaId}/text_tracks/?page_length=100`)).text_tracks;
 }
