@@ -18,12 +18,15 @@ export const SCHEMAS = {
 
 const ISO_639_1 = /^[a-z]{2}$/;
 
+/** The members every answer starts with: the resource's schema, its id, type and times, and no relationships. */
+function base<T extends string>(record: { id: string; type: T; created: string; last_modified: string }, schema: string) {
+  return { schema, id: record.id, type: record.type, created: record.created, last_modified: record.last_modified, relationships: {} };
+}
+
 export function mediaAnswer(media: Media): MediaAnswer {
   const m = media.metadata;
   return {
-    schema: SCHEMAS.media,
-    id: media.id, type: 'media', created: media.created, last_modified: media.last_modified,
-    relationships: {},
+    ...base(media, SCHEMAS.media),
     status: media.status,
     error_message: media.error_message,
     duration: media.duration,
@@ -64,9 +67,7 @@ export function renditionFormat(mimeType: string): string {
 
 export function renditionAnswer(rendition: MediaRendition, origin: string): RenditionAnswer {
   return withOrigin({
-    schema: SCHEMAS.media_rendition,
-    id: rendition.id, type: 'media_rendition', created: rendition.created, last_modified: rendition.last_modified,
-    relationships: {},
+    ...base(rendition, SCHEMAS.media_rendition),
     status: rendition.status,
     error_message: rendition.status === 'failed' ? 'The rendition could not be made from the source.' : null,
     delivery_url: rendition.delivery_url,
@@ -87,9 +88,7 @@ function containerFormat(mimeType: string): string {
 
 export function originalAnswer(original: Original): OriginalAnswer {
   return {
-    schema: SCHEMAS.original,
-    id: original.id, type: 'original', created: original.created, last_modified: original.last_modified,
-    relationships: {},
+    ...base(original, SCHEMAS.original),
     status: original.status,
     error_message: original.status === 'failed' ? 'The source could not be read.' : null,
     size: String(original.filesize),
@@ -102,9 +101,7 @@ export function originalAnswer(original: Original): OriginalAnswer {
 
 export function textTrackAnswer(track: TextTrack, origin: string): TextTrackAnswer {
   return withOrigin({
-    schema: SCHEMAS.text_track,
-    id: track.id, type: 'text_track', created: track.created, last_modified: track.last_modified,
-    relationships: {},
+    ...base(track, SCHEMAS.text_track),
     error_message: track.error_message,
     track_kind: track.track_kind,
     // A track has a file once it is processed.
@@ -119,9 +116,7 @@ const PLAYLIST_SCHEMA = 'https://schema.jwplayer.com/types/playlist.json';
 export function untypedPlaylistAnswer(playlist: Playlist): PlaylistAnswer {
   const { title, description, author, link, custom_params } = playlist.metadata;
   return {
-    schema: PLAYLIST_SCHEMA,
-    id: playlist.id, type: 'playlist', created: playlist.created, last_modified: playlist.last_modified,
-    relationships: {},
+    ...base(playlist, PLAYLIST_SCHEMA),
     metadata: { title, description, author, link, custom_params: { ...custom_params } },
     playlist_type: playlist.playlist_type,
     default: playlist.default,
@@ -131,9 +126,7 @@ export function untypedPlaylistAnswer(playlist: Playlist): PlaylistAnswer {
 /** The typed answers (create, show, update): the fields and the rules, all under `metadata`, and no type. */
 export function typedPlaylistAnswer(playlist: Playlist): TypedPlaylistAnswer {
   return {
-    schema: PLAYLIST_SCHEMA,
-    id: playlist.id, type: 'playlist', created: playlist.created, last_modified: playlist.last_modified,
-    relationships: {},
+    ...base(playlist, PLAYLIST_SCHEMA),
     metadata: structuredClone(playlist.metadata) as TypedPlaylistAnswer['metadata'],
   };
 }

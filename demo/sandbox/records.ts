@@ -2,43 +2,26 @@
 // upload a media came from, its external id beside its metadata, a rendition's MIME type and media, a text track's
 // state and default flag). The platform's answers are made from them by answers.ts, and only there: no route answers
 // a record as it is stored.
-import type { CustomParams, Timestamp } from '../../worker/contract/v2-types.ts';
+import type { MediaMetadata as AnsweredMetadata, MediaUpload, Timestamp } from '../../worker/contract/v2-types.ts';
+
+/** The upload a media was made from, as its create body gave it (the contract's type). */
+export type { MediaUpload };
 
 export type MediaStatus = 'created' | 'processing' | 'ready' | 'updating' | 'failed';
 export type MediaType = 'video' | 'audio' | 'unknown';
 export type HostingType = 'hosted' | 'external';
 
-interface Record<T extends string> {
+interface StoredBase<T extends string> {
   id: string;
   type: T;
   created: Timestamp;
   last_modified: Timestamp;
 }
 
-export interface MediaMetadata {
-  title: string;
-  description: string | null;
-  author: string | null;
-  permalink: string | null;
-  category: string | null;
-  language: string | null;
-  tags: string[];
-  publish_start_date: Timestamp | null;
-  publish_end_date: Timestamp | null;
-  custom_params: CustomParams;
-  external_id: string | null;
-}
+/** A media's fields as stored: the answered ones, with the external id beside them (answers put it at the top). */
+export type MediaMetadata = Omit<AnsweredMetadata, 'drm' | 'duration'> & { external_id: string | null };
 
-export interface MediaUpload {
-  method: 'direct' | 'fetch' | 'external' | 'multipart';
-  mime_type: string | null;
-  source_url: string | null;
-  download_url: string | null;
-  trim_in_point: string | null;
-  trim_out_point: string | null;
-}
-
-export interface Media extends Record<'media'> {
+export interface Media extends StoredBase<'media'> {
   status: MediaStatus;
   error_message: string | null;
   duration: number | null;
@@ -49,7 +32,7 @@ export interface Media extends Record<'media'> {
   upload: MediaUpload | null;
 }
 
-export interface MediaRendition extends Record<'media_rendition'> {
+export interface MediaRendition extends StoredBase<'media_rendition'> {
   media_id: string;
   status: 'processing' | 'ready' | 'failed';
   delivery_url: string;
@@ -63,7 +46,7 @@ export interface MediaRendition extends Record<'media_rendition'> {
   metadata: { name: string };
 }
 
-export interface Original extends Record<'original'> {
+export interface Original extends StoredBase<'original'> {
   media_id: string;
   status: 'processing' | 'ready' | 'failed';
   duration: number;
@@ -73,7 +56,7 @@ export interface Original extends Record<'original'> {
 }
 
 export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata';
-export interface TextTrack extends Record<'text_track'> {
+export interface TextTrack extends StoredBase<'text_track'> {
   media_id: string;
   status: 'processing' | 'ready' | 'failed';
   error_message: string | null;
@@ -87,7 +70,7 @@ export interface TextTrack extends Record<'text_track'> {
  * A playlist as stored: its fields and its type's rules together under `metadata` (as the typed answer has them), its
  * type, and whether it is the site's default recommendations playlist (as the untyped answer has them).
  */
-export interface Playlist extends Record<'playlist'> {
+export interface Playlist extends StoredBase<'playlist'> {
   playlist_type: import('../../worker/contract/v2-types.ts').PlaylistType;
   default: boolean;
   metadata: import('../../worker/contract/v2-types.ts').PlaylistMetadata & { [member: string]: unknown };

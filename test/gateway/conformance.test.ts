@@ -6,7 +6,7 @@
 // work against a sandbox that knows only the platform's spelling of the playlist types.
 import { env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Media, MediaCreateResult, TextTrack, TypedPlaylist, UploadPartList } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaCreateResult, PlaylistType, TextTrack, TypedPlaylist, UploadPartList } from '../../worker/contract/v2-types.ts';
 import { MIN_UPLOAD_PART_BYTES, PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { api } from '../worker/helpers.ts';
 import { ADMIN, catalog, createKey, gateway, resetGateway, SITE } from './helpers.ts';
@@ -119,6 +119,65 @@ async function holdProcessing(): Promise<void> {
 
 const V2 = `/v2/sites/${SITE}`;
 
+/** The delivery side's poster of a media (the sandbox's, public), 720 wide. */
+async function posterImage(mediaId: string): Promise<{ status: number; text: string }> {
+  const response = await env.SANDBOX.fetch(`http://sandbox.test/v2/media/${mediaId}/poster.jpg?width=720`);
+  return { status: response.status, text: await response.text() };
+}
+
+const PLAYLIST_SCHEMA = 'https://schema.jwplayer.com/types/playlist.json';
+
+/** A filtered playlist's rules as the platform fills them in (the media_filter differs by type). */
+const FILTER_DEFAULTS = {
+  tag_filter: { include: { values: [], match: 'any' }, exclude: { values: [], match: 'any' } },
+  custom_param_filter: { include: { values: {}, match: 'any' }, exclude: { values: {}, match: 'any' } },
+  pinning: { slot1: null, slot2: null },
+  recency: null,
+};
+
+/**
+ * For one type: the rules a create body gives (under metadata), the rules its answer then holds (defaults filled in),
+ * an update's rules, and the rules after it (given members merged over the current ones, each filter side replaced).
+ */
+function playlistCase(type: PlaylistType, media: string[]): Record<'create' | 'created' | 'update' | 'updated', Record<string, unknown>> {
+  const [first, second, third] = media as [string, string, string];
+  switch (type) {
+    case 'manual':
+      return {
+        create: { media_filter: { include: { match: 'any', values: [first, second] } } },
+        created: { media_filter: { include: { match: 'any', values: [first, second] } } },
+        update: { media_filter: { include: { values: [third, first] } } },
+        updated: { media_filter: { include: { match: 'any', values: [third, first] } } },
+      };
+    case 'dynamic': {
+      const tags = { include: { values: ['food', 'travel'], match: 'all' }, exclude: { values: [], match: 'any' } };
+      return {
+        create: { tag_filter: { include: { values: ['food', 'travel'], match: 'all' } }, media_filter: { sort: 'trending:dsc' } },
+        created: { ...FILTER_DEFAULTS, tag_filter: tags, media_filter: { sort: 'trending:dsc', limit: 25 } },
+        update: { media_filter: { limit: 10 }, recency: '30D' },
+        updated: { ...FILTER_DEFAULTS, tag_filter: tags, media_filter: { sort: 'trending:dsc', limit: 10 }, recency: '30D' },
+      };
+    }
+    case 'search':
+    case 'recommendations':
+    case 'article_matching': {
+      const params = { include: { values: {}, match: 'any' }, exclude: { values: { placement: 'homepage' }, match: 'any' } };
+      return {
+        create: { custom_param_filter: { exclude: { values: { placement: 'homepage' } } }, media_filter: { limit: 12 } },
+        created: { ...FILTER_DEFAULTS, custom_param_filter: params, media_filter: { limit: 12 } },
+        update: { pinning: { slot1: first }, tag_filter: { exclude: { values: ['fitness'], match: 'all' } } },
+        updated: {
+          ...FILTER_DEFAULTS, custom_param_filter: params, media_filter: { limit: 12 }, pinning: { slot1: first, slot2: null },
+          tag_filter: { include: { values: [], match: 'any' }, exclude: { values: ['fitness'], match: 'all' } },
+        },
+      };
+    }
+    case 'watchlist':
+      // Each viewer's own list: no rules at all.
+      return { create: {}, created: {}, update: {}, updated: {} };
+  }
+}
+
 describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (base) => {
   let target: Target;
   let site: { playlists: Record<string, string[]>; media: { published: string[] } };
@@ -138,10 +197,12 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
     expect(all.body.media.length).toBe(all.body.total);
     const created = all.body.media.map((m: Media) => m.created);
     expect(created).toEqual([...created].sort().reverse());
-    const withExternalId = all.body.media.find((m: Media) => m.metadata.external_id !== null) as Media;
+    // The external id is answered at the top level (it is sent under metadata); q names it without a prefix.
+    const withExternalId = all.body.media.find((m: Media) => m.external_id !== null) as Media;
+    expect(withExternalId.metadata).not.toHaveProperty('external_id');
 
     const one = await python(target, 'GET', `${V2}/media/`, {
-      query: { page: 1, page_length: 10, sort: 'title:asc', q: `external_id: ${withExternalId.metadata.external_id}` },
+      query: { page: 1, page_length: 10, sort: 'title:asc', q: `external_id: ${withExternalId.external_id}` },
     });
     expect(one.status).toBe(200);
     expect(one.body.media.map((m: Media) => m.id)).toEqual([withExternalId.id]);
@@ -170,15 +231,39 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
   });
 
   it.each(PLAYLIST_TYPES)('a %s playlist: created, shown, updated and deleted under <type>_playlist/', async (type) => {
-    // _PlaylistClient.<Type>Playlist: POST playlists/<type>_playlist/, then playlists/<id>/<type>_playlist/.
-    const created = await python(target, 'POST', `${V2}/playlists/${type}_playlist/`, { body: { metadata: { title: `A ${type}` } } });
+    // _PlaylistClient.<Type>Playlist: POST playlists/<type>_playlist/, then playlists/<id>/<type>_playlist/, with the
+    // body the definition documents: the playlist's own fields and its type's rules, all under metadata.
+    const rules = playlistCase(type, site.media.published);
+    const own = { title: `A ${type}`, description: null, author: 'Conformance', link: null, custom_params: { shelf: 'home' } };
+    const created = await python(target, 'POST', `${V2}/playlists/${type}_playlist/`, {
+      body: { metadata: { title: own.title, author: own.author, custom_params: own.custom_params, ...rules.create } },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ type: 'playlist', playlist_type: type, metadata: { title: `A ${type}` } });
+    // The typed answer: no playlist_type, no default flag; the rules given merged over the type's defaults.
+    expect(created.body).toEqual({
+      schema: PLAYLIST_SCHEMA, id: expect.any(String), type: 'playlist', created: expect.any(String), last_modified: expect.any(String),
+      relationships: {}, metadata: { ...own, ...rules.created },
+    });
     const id = created.body.id as string;
     expect((await java(target, 'GET', `${V2}/playlists/${id}/${type}_playlist/`)).body).toEqual(created.body);
-    const patched = await python(target, 'PATCH', `${V2}/playlists/${id}/${type}_playlist/`, { body: { metadata: { description: 'Edited' } } });
-    expect(patched.body).toMatchObject({ id, playlist_type: type, metadata: { description: 'Edited' } });
+    // The untyped answer: the own fields only, the type by its short name, the default flag.
+    const { metadata: _rules, ...resource } = created.body;
+    expect((await python(target, 'GET', `${V2}/playlists/${id}/`)).body).toEqual({ ...resource, metadata: own, playlist_type: type, default: false });
+
+    const patched = await python(target, 'PATCH', `${V2}/playlists/${id}/${type}_playlist/`, { body: { metadata: { description: 'Edited', ...rules.update } } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({ id, type: 'playlist', metadata: { ...own, description: 'Edited', ...rules.updated } });
+    expect(Object.keys(patched.body.metadata).sort()).toEqual(Object.keys({ ...own, ...rules.updated }).sort());
+    expect(patched.body).not.toHaveProperty('playlist_type');
+    expect((await java(target, 'GET', `${V2}/playlists/${id}/${type}_playlist/`)).body).toEqual(patched.body);
+
+    // The rules are members of metadata, not a subresource named after the type: that form is refused alike.
+    const subresource = await python(target, 'PATCH', `${V2}/playlists/${id}/${type}_playlist/`, { body: { metadata: { [type]: {} } } });
+    expect(subresource.status).toBe(400);
+    expect(subresource.body.errors[0]).toEqual({ code: 'invalid_parameter', description: expect.stringContaining(`metadata.${type}`) });
+
     expect((await python(target, 'DELETE', `${V2}/playlists/${id}/${type}_playlist/`)).status).toBe(204);
+    expect((await python(target, 'GET', `${V2}/playlists/${id}/`)).status).toBe(404);
   });
 
   it('the short type spelling is no alias: 400 invalid_playlist_type naming the platform spelling', async () => {
@@ -195,7 +280,9 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
     const created = await python(target, 'POST', `${V2}/media/`, { body: { upload: { method: 'direct' }, metadata: {} } });
     expect(created.status).toBe(201);
     const media = created.body as MediaCreateResult;
-    expect(media).toMatchObject({ status: 'created', upload: { method: 'direct' }, upload_link: expect.stringMatching(/^http/) });
+    expect(media).toMatchObject({ status: 'created', upload_link: expect.stringMatching(/^http/) });
+    // The answer is the media as the definition has it, plus the link: not the upload it was asked with.
+    expect(media).not.toHaveProperty('upload');
     expect(media.upload_token).toBeUndefined();
 
     await putToUploadLink(media.upload_link!, mp4Bytes(4096));
@@ -204,7 +291,9 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
     const ready = (await python(target, 'GET', `${V2}/media/${media.id}/`)).body as Media;
     expect(ready).toMatchObject({ status: 'ready', media_type: 'video', mime_type: 'video/mp4', error_message: null });
     expect(ready.duration).toBeGreaterThan(0);
-    expect(ready.relationships.poster).not.toBeNull();
+    expect(ready.relationships).toEqual({});
+    // Processing made frames: the delivery side has a poster for it now.
+    expect((await posterImage(media.id)).status).toBe(200);
   });
 
   it('Media.upload, multipart: parts listed with the upload token, each PUT to its link, then complete', async () => {
@@ -259,6 +348,13 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
   it('Media.reupload: a new source for a ready media, which stays served (updating) until it is processed', async () => {
     const id = site.media.published[0]!;
     const before = (await python(target, 'GET', `${V2}/media/${id}/`)).body as Media;
+    // A frame of the old source, made the poster.
+    const frame = await python(target, 'POST', `${V2}/thumbnails/`, {
+      body: { relationships: { media: [{ id }] }, upload: { source_type: 'thumbstrip_image', source_media_id: id, thumbstrip_index: 1 } },
+    });
+    expect(frame.status, JSON.stringify(frame.body)).toBe(201);
+    expect((await python(target, 'PATCH', `${V2}/thumbnails/${frame.body.id}`, { body: { relationships: { media: [{ is_poster: true }] } } })).status).toBe(200);
+    expect((await posterImage(id)).text).toBe(await (await env.SANDBOX.fetch(`${frame.body.delivery_url}?width=720`)).text());
     const answer = await python(target, 'PUT', `${V2}/media/${id}/reupload/`, { body: { upload: { method: 'direct', mime_type: 'video/mp4' } } });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body).toMatchObject({ id, status: 'updating', upload_link: expect.stringMatching(/^http/), metadata: { title: before.metadata.title } });
@@ -266,7 +362,9 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
     await finishProcessing();
     const after = (await python(target, 'GET', `${V2}/media/${id}/`)).body as Media;
     expect(after).toMatchObject({ status: 'ready', metadata: { title: before.metadata.title } });
-    expect(after.relationships.poster!.id).not.toBe(before.relationships.poster!.id);
+    // The new source brings its own frames: the old ones, the chosen poster among them, are gone, and a new one shows.
+    expect((await python(target, 'GET', `${V2}/thumbnails/${frame.body.id}`)).status).toBe(404);
+    expect((await posterImage(id)).status).toBe(200);
   });
 
   it('text tracks with the fields the Go client sends and reads (track_kind, position, download_url)', async () => {
@@ -278,9 +376,11 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const track = created.body as TextTrack;
     expect(track).toMatchObject({
-      type: 'text_track', status: 'ready', track_kind: 'subtitles', error_message: null, delivery_url: expect.stringMatching(/^http/),
+      type: 'text_track', track_kind: 'subtitles', error_message: null, delivery_url: expect.stringMatching(/^http/),
       metadata: { label: 'Deutsch', srclang: 'de', position: 3 },
     });
+    // The definition's track has no state of its own: a delivery URL says it is processed.
+    expect(track).not.toHaveProperty('status');
     const listed = await python(target, 'GET', `${V2}/media/${media}/text_tracks/`);
     expect(listed.body.text_tracks.map((t: TextTrack) => t.id)).toContain(track.id);
     const updated = await go(target, 'PATCH', `${V2}/media/${media}/text_tracks/${track.id}`, { metadata: { label: 'German', position: 0 } });
@@ -292,9 +392,12 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
     const created = await go(target, 'POST', `${V2}/media/${media}/text_tracks`, {
       metadata: { label: 'English', srclang: 'en', track_kind: 'captions' }, upload: { method: 'direct', file_format: 'vtt' },
     });
-    expect(created.body).toMatchObject({ status: 'processing', upload_link: expect.stringMatching(/^http/) });
+    // No file yet, so no delivery URL; the upload link says where to send it.
+    expect(created.body).toMatchObject({ delivery_url: null, upload_link: expect.stringMatching(/^http/) });
     await putToUploadLink(created.body.upload_link, new TextEncoder().encode('WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n'));
-    expect((await go(target, 'GET', `${V2}/media/${media}/text_tracks/${created.body.id}`)).body).toMatchObject({ status: 'ready' });
+    const ready = (await go(target, 'GET', `${V2}/media/${media}/text_tracks/${created.body.id}`)).body;
+    expect(ready).toMatchObject({ delivery_url: expect.stringMatching(/^http/), error_message: null });
+    expect(ready).not.toHaveProperty('upload_link');
   });
 });
 

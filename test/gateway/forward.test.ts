@@ -1,8 +1,9 @@
 // /v2 for a team's servers: every route of the spec forwarded with its method and body under the platform secret
 // (never the caller's key), the upstream's own status and body back, and the refusals that keep it from being an open
 // proxy: keys and scopes, methods, paths, query parameters and bodies.
+import { env } from 'cloudflare:test';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Media, MediaRenditionList, Player, TextTrackList, TypedPlaylist } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaRenditionList, Player, TextTrackList, Thumbnail, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 import {
   catalog, createKey, direct, expectError, expectNoSecret, gateway, platformAuthorizationSha256, resetGateway,
   send, SITE, EUROPE_SITE, stats, type CreatedKey,
@@ -29,12 +30,18 @@ async function fixture(): Promise<Fixture> {
   const [media, otherMedia] = site.media.with_subtitles.length > 1 ? site.media.with_subtitles : site.media.published;
   const renditions = (await direct<MediaRenditionList>(`${V2}/media/${media}/media_renditions/`)).body;
   const tracks = (await direct<TextTrackList>(`${V2}/media/${media}/text_tracks/`)).body;
-  const poster = (await direct<Media>(`${V2}/media/${media}/`)).body.relationships.poster;
+  // No route lists a media's thumbnails: the fixture makes one (a frame), before any case counts upstream calls.
+  const made = await env.SANDBOX.fetch(`http://sandbox.test${V2}/thumbnails/`, {
+    method: 'POST', headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ relationships: { media: [{ id: media }] }, upload: { source_type: 'thumbstrip_image', source_media_id: media, thumbstrip_index: 1 } }),
+  });
+  expect(made.status).toBe(201);
+  const thumbnail = await made.json() as Thumbnail;
   return {
     media, otherMedia,
     rendition: renditions.media_renditions[0]!.id,
     track: tracks.text_tracks[0]!.id,
-    thumbnail: poster!.id,
+    thumbnail: thumbnail.id,
     manual: site.playlists.manual[0], dynamic: site.playlists.dynamic[0], player: site.players[0],
   };
 }
@@ -96,25 +103,32 @@ const CASES: RouteCase[] = [
   { method: 'DELETE', path: (f) => `${V2}/media/${f.media}/text_tracks/${f.track}/`, label: `DELETE ${P}/media/:media/text_tracks/:track/`,
     verify: async (f) => expect((await direct(`${V2}/media/${f.media}/text_tracks/${f.track}/`)).status).toBe(404) },
   { method: 'POST', path: () => `${V2}/thumbnails/`, label: `POST ${P}/thumbnails/`,
-    body: (f) => ({ relationships: { media: [{ id: f.media }] }, upload: { source_type: 'static_frame', time: 3 } }),
+    body: (f) => ({ relationships: { media: [{ id: f.media }] }, upload: { source_type: 'thumbstrip_image', source_media_id: f.media, video_position: 3 } }),
     verify: async (_f, answer) => expect((await direct(`${V2}/thumbnails/${answer.id}`)).status).toBe(200) },
-  { method: 'GET', path: (f) => `${V2}/thumbnails/${f.thumbnail}`, label: `GET ${P}/thumbnails/:thumbnail` },
+  { method: 'GET', path: (f) => `${V2}/thumbnails/${f.thumbnail}`, label: `GET ${P}/thumbnails/:thumbnail`,
+    verify: async (f, answer) => expect(answer).toEqual((await direct(`${V2}/thumbnails/${f.thumbnail}`)).body) },
   { method: 'PATCH', path: (f) => `${V2}/thumbnails/${f.thumbnail}`, label: `PATCH ${P}/thumbnails/:thumbnail`,
-    body: () => ({ relationships: { media: [{ is_poster: true }] } }) },
+    body: () => ({ relationships: { media: [{ is_poster: true }] } }),
+    verify: async (f) => {
+      // The poster choice shows on the delivery side: the media's poster image is this thumbnail's.
+      const image = async (path: string) => (await env.SANDBOX.fetch(`http://sandbox.test${path}`)).text();
+      expect(await image(`/v2/media/${f.media}/poster.jpg?width=720`)).toBe(await image(`/cdn/thumbs/${f.thumbnail}.svg?width=720`));
+    } },
   { method: 'POST', path: () => `${V2}/playlists/manual_playlist/`, label: `POST ${P}/playlists/:playlist_type/`,
-    body: (f) => ({ metadata: { title: 'Gateway picks', manual: { media_ids: [f.media] } } }),
-    verify: async (_f, answer) => {
-      expect((await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${answer.id}/manual_playlist/`)).body.manual.media_ids).toHaveLength(1);
+    body: (f) => ({ metadata: { title: 'Gateway picks', media_filter: { include: { match: 'any', values: [f.media] } } } }),
+    verify: async (f, answer) => {
+      const made = (await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${answer.id}/manual_playlist/`)).body;
+      expect(made.metadata).toMatchObject({ title: 'Gateway picks', media_filter: { include: { match: 'any', values: [f.media] } } });
     } },
   { method: 'GET', path: () => `${V2}/playlists/?page_length=5`, label: `GET ${P}/playlists/` },
   { method: 'GET', path: (f) => `${V2}/playlists/${f.manual}/`, label: `GET ${P}/playlists/:playlist/` },
   { method: 'GET', path: (f) => `${V2}/playlists/${f.manual}/manual_playlist/`, label: `GET ${P}/playlists/:playlist/:playlist_type/` },
   { method: 'PATCH', path: (f) => `${V2}/playlists/${f.manual}/manual_playlist/`, label: `PATCH ${P}/playlists/:playlist/:playlist_type/`,
-    body: (f) => ({ metadata: { title: 'Edited picks', manual: { media_ids: [f.otherMedia, f.media] } } }),
+    body: (f) => ({ metadata: { title: 'Edited picks', media_filter: { include: { values: [f.otherMedia, f.media] } } } }),
     verify: async (f) => {
       const now = (await direct<TypedPlaylist<'manual'>>(`${V2}/playlists/${f.manual}/manual_playlist/`)).body;
       expect(now.metadata.title).toBe('Edited picks');
-      expect(now.manual.media_ids).toEqual([f.otherMedia, f.media]);
+      expect(now.metadata.media_filter.include.values).toEqual([f.otherMedia, f.media]);
     } },
   { method: 'DELETE', path: (f) => `${V2}/playlists/${f.manual}/`, label: `DELETE ${P}/playlists/:playlist/`,
     verify: async (f) => expect((await direct(`${V2}/playlists/${f.manual}/`)).status).toBe(404) },
@@ -132,14 +146,19 @@ const CASES: RouteCase[] = [
     verify: async (f) => expect((await direct<Player>(`${V2}/players/${f.player}/`)).body.metadata.release_channel).toBe('preview') },
   { method: 'DELETE', path: (f) => `${V2}/players/${f.player}/`, label: `DELETE ${P}/players/:player/`,
     verify: async (f) => expect((await direct(`${V2}/players/${f.player}/`)).status).toBe(404) },
-  { method: 'PUT', path: () => `${V2}/remove_tag/`, label: `PUT ${P}/remove_tag/`, body: () => ({ metadata: { tag: 'news' } }),
+  { method: 'PUT', path: () => `${V2}/remove_tag/`, label: `PUT ${P}/remove_tag/`, body: () => ({ tag: 'news' }),
     verify: async (_f, answer) => {
-      expect(answer).toMatchObject({ tag: 'news', media_affected: expect.any(Number) });
+      // Accepted (202) with no body, as the platform answers it; the tag is gone.
+      expect(answer).toBeNull();
       expect((await direct<any>(`${V2}/media/?q=tags:news`)).body.total).toBe(0);
     } },
   { method: 'PUT', path: () => `${V2}/rename_tag/`, label: `PUT ${P}/rename_tag/`,
-    body: () => ({ metadata: { tag: 'sport', new_tag: 'sports' } }),
-    verify: async () => expect((await direct<any>(`${V2}/media/?q=tags:sport`)).body.total).toBe(0) },
+    body: () => ({ original_tag: 'football', new_tag: 'soccer' }),
+    verify: async (_f, answer) => {
+      expect(answer).toBeNull();
+      expect((await direct<any>(`${V2}/media/?q=tags:football`)).body.total).toBe(0);
+      expect((await direct<any>(`${V2}/media/?q=tags:soccer`)).body.total).toBeGreaterThan(0);
+    } },
   { method: 'PUT', path: () => `${V2}/query_usage/`, label: `PUT ${P}/query_usage/`,
     body: () => ({ metadata: { start_date: '2026-01-01', end_date: '2026-01-31' } }),
     verify: async (_f, answer) => expect(answer).toMatchObject({ site_id: SITE, start_date: '2026-01-01' }) },
@@ -272,6 +291,9 @@ describe('what the gateway refuses before any upstream call', () => {
     const big = await send(`${V2}/players/`, 'POST', key, { metadata: { name: 'x', setup_config: { blob: 'x'.repeat(1_100_000) } } });
     await expectError(big, 413, 'payload_too_large');
     await expectError(await send(`${V2}/players/abc/`, 'DELETE', key, { metadata: {} }), 400, 'invalid_request');
+    // A tag action takes its members at the top level, as the platform's definition has them; the envelope is refused.
+    await expectError(await send(`${V2}/remove_tag/`, 'PUT', key, { metadata: { tag: 'news' } }), 400, 'invalid_request');
+    await expectError(await send(`${V2}/rename_tag/`, 'PUT', key, { original_tag: 'news' }), 400, 'invalid_request');
     expect((await stats()).total).toBe(0);
   });
 

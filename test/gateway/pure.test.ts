@@ -48,14 +48,21 @@ describe('the v2 route table', () => {
   });
 
   it('a playlist-type segment (the platform spelling) may also be an id: both meanings are offered', () => {
-    expect(matchV2Route('OPTIONS', `${S}/playlists/trending_playlist/`)).toEqual({
+    expect(matchV2Route('OPTIONS', `${S}/playlists/dynamic_playlist/`)).toEqual({
       kind: 'method_not_allowed', allow: ['GET', 'POST', 'DELETE'],
     });
     // The short spelling is no type: a POST to create one is refused as the platform refuses it, naming the spelling.
-    expect(matchV2Route('POST', `${S}/playlists/trending/`)).toEqual({
-      kind: 'invalid_playlist_type', reason: expect.stringContaining("spells it 'trending_playlist'"),
+    expect(matchV2Route('POST', `${S}/playlists/dynamic/`)).toEqual({
+      kind: 'invalid_playlist_type', reason: expect.stringContaining("spells it 'dynamic_playlist'"),
     });
-    expect(matchV2Route('GET', `${S}/playlists/trending/`).kind).toBe('match');
+    expect(matchV2Route('GET', `${S}/playlists/dynamic/`).kind).toBe('match');
+    // The platform has no trending type (a trending playlist is a dynamic one sorted trending:dsc): its segment is
+    // only an id, and a create under it is refused, listing the six types.
+    expect(matchV2Route('OPTIONS', `${S}/playlists/trending_playlist/`)).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'DELETE'] });
+    const trending = matchV2Route('POST', `${S}/playlists/trending_playlist/`);
+    expect(trending).toEqual({ kind: 'invalid_playlist_type', reason: expect.stringContaining('article_matching_playlist, dynamic_playlist') });
+    expect(trending.kind === 'invalid_playlist_type' && trending.reason).not.toContain('spells it');
+    expect(matchV2Route('GET', `${S}/playlists/p1/trending_playlist/`).kind).toBe('invalid_playlist_type');
     for (const method of ['GET', 'PATCH', 'DELETE']) {
       expect(matchV2Route(method, `${S}/playlists/p1/manual/`).kind).toBe('invalid_playlist_type');
     }
@@ -119,6 +126,20 @@ describe('request checks', () => {
     expect(checkBody(spec('media.create'), big, json)).toMatchObject({ ok: false, status: 413 });
     expect(checkBody(spec('media.delete'), '{"metadata":{}}', json)).toMatchObject({ ok: false, status: 400 });
     expect(checkBody(spec('media.delete'), '', null)).toEqual({ ok: true, value: undefined });
+  });
+
+  it('a tag action\'s body is its own members at the top level, each a non-empty string (not the envelope)', () => {
+    const json = 'application/json';
+    expect(checkBody(spec('tags.remove'), '{"tag":"news"}', json)).toEqual({ ok: true, value: { tag: 'news' } });
+    expect(checkBody(spec('tags.rename'), '{"original_tag":"news","new_tag":"updates"}', json))
+      .toEqual({ ok: true, value: { original_tag: 'news', new_tag: 'updates' } });
+    for (const [name, bad] of [
+      ['tags.remove', '{"metadata":{"tag":"news"}}'], ['tags.remove', '{}'], ['tags.remove', '{"tag":""}'], ['tags.remove', '{"tag":1}'],
+      ['tags.remove', '{"tag":"news","extra":"x"}'], ['tags.remove', ''], ['tags.rename', '{"original_tag":"news"}'],
+      ['tags.rename', '{"metadata":{"tag":"news","new_tag":"updates"}}'],
+    ] as const) {
+      expect(checkBody(spec(name), bad, json), `${name} ${bad}`).toMatchObject({ ok: false, status: 400, code: 'invalid_request' });
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-// What delivery URLs serve: SVG thumbnails honouring ?width=, WebVTT with real cues, and a clear 404 for video bytes.
+// What delivery URLs serve: SVG thumbnails and media posters honouring ?width=, WebVTT with real cues, MP4 and HLS.
 import { env } from 'cloudflare:test';
 import { beforeEach, expect, it } from 'vitest';
 import { callJson, reset, sites, type SiteCatalog } from './helpers.ts';
@@ -9,9 +9,13 @@ beforeEach(async () => {
   site = (await sites()).big;
 });
 
-it('a thumbnail delivery URL serves an SVG image, sized by ?width=', async () => {
-  const media = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[0]}/`)).body;
-  const url = media.relationships.poster.delivery_url as string;
+it('a thumbnail delivery URL serves an SVG image, 16:9 and 1920 wide unless ?width= says otherwise', async () => {
+  const id = site.media.published[0]!;
+  const created = await callJson('POST', `/v2/sites/${site.id}/thumbnails/`, {
+    body: { relationships: { media: [{ id }] }, upload: { source_type: 'thumbstrip_image', source_media_id: id, video_position: 2 } },
+  });
+  expect(created.status).toBe(201);
+  const url = created.body.delivery_url as string;
   const image = await env.SANDBOX.fetch(url);
   expect(image.status).toBe(200);
   expect(image.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
@@ -20,6 +24,29 @@ it('a thumbnail delivery URL serves an SVG image, sized by ?width=', async () =>
   const small = await (await env.SANDBOX.fetch(`${url}?width=320`)).text();
   expect(small).toMatch(/^<svg [^>]*width="320" height="180"/);
   expect((await env.SANDBOX.fetch(`${url}?width=huge`)).status).toBe(400);
+});
+
+it('a media\'s poster image is public at /v2/media/<id>/poster.jpg, 720 wide unless ?width= says otherwise', async () => {
+  const id = site.media.published[0]!;
+  const poster = await env.SANDBOX.fetch(`http://sandbox.test/v2/media/${id}/poster.jpg`);
+  expect(poster.status).toBe(200);
+  expect(poster.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  expect(await poster.text()).toMatch(/^<svg [^>]*width="720" height="405"/);
+  expect(await (await env.SANDBOX.fetch(`http://sandbox.test/v2/media/${id}/poster.jpg?width=320`)).text())
+    .toMatch(/^<svg [^>]*width="320" height="180"/);
+  const refused = await env.SANDBOX.fetch(`http://sandbox.test/v2/media/${id}/poster.jpg?width=huge`);
+  expect(refused.status).toBe(400);
+  await refused.body?.cancel();
+  const unknown = await env.SANDBOX.fetch('http://sandbox.test/v2/media/zzzzzzzz/poster.jpg');
+  expect(unknown.status).toBe(404);
+  await unknown.body?.cancel();
+  const written = await env.SANDBOX.fetch(`http://sandbox.test/v2/media/${id}/poster.jpg`, { method: 'POST' });
+  expect(written.status).toBe(405);
+  await written.body?.cancel();
+  // A media not processed yet has no frame to show.
+  const waiting = await env.SANDBOX.fetch(`http://sandbox.test/v2/media/${site.media.not_ready[0]}/poster.jpg`);
+  expect(waiting.status).toBe(404);
+  await waiting.body?.cancel();
 });
 
 it('a text track delivery URL serves WebVTT with cues', async () => {
@@ -37,7 +64,7 @@ it('a text track delivery URL serves WebVTT with cues', async () => {
 
 it('MP4 rendition delivery URLs serve a real, playable MP4 and honour byte ranges', async () => {
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
-  const mp4 = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === 'video/mp4');
+  const mp4 = renditions.find((rendition: { format: string }) => rendition.format === 'mp4');
   const whole = await env.SANDBOX.fetch(mp4.delivery_url);
   expect(whole.status).toBe(200);
   expect(whole.headers.get('content-type')).toBe('video/mp4');
@@ -65,7 +92,7 @@ const uris = (playlist: string) => playlist.split('\n').filter((line) => line &&
 
 it('HLS rendition delivery URLs serve a master playlist of two variants, each of several real MPEG-TS segments', async () => {
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
-  const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === HLS);
+  const hls = renditions.find((rendition: { format: string }) => rendition.format === 'm3u8');
   expect(hls.delivery_url).toMatch(/\/cdn\/hls\/[A-Za-z0-9]+\/master\.m3u8$/);
   const response = await env.SANDBOX.fetch(hls.delivery_url);
   expect(response.status).toBe(200);
@@ -100,7 +127,7 @@ it('HLS rendition delivery URLs serve a master playlist of two variants, each of
 it('a media with subtitles lists them in its HLS master as a subtitles group of WebVTT playlists', async () => {
   const id = site.media.with_subtitles[0]!;
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/media_renditions/`)).body.media_renditions;
-  const hls = renditions.find((rendition: { mime_type: string }) => rendition.mime_type === HLS);
+  const hls = renditions.find((rendition: { format: string }) => rendition.format === 'm3u8');
   const master = await (await env.SANDBOX.fetch(hls.delivery_url)).text();
   const group = /#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",[^\n]*URI="(subs\/[A-Za-z0-9]+\.m3u8)"/.exec(master);
   expect(group).not.toBeNull();

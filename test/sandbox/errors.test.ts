@@ -110,7 +110,12 @@ describe('400 validation', () => {
     const answer = await callJson('POST', `${base}/playlists/channel/`, { body: { metadata: { title: 'x' } } });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(errorShape('invalid_playlist_type'));
-    expect(answer.body.errors[0].description).toContain('article_matching_playlist, dynamic_playlist, manual_playlist, recommendations_playlist, search_playlist, trending_playlist, watchlist_playlist');
+    expect(answer.body.errors[0].description).toContain('article_matching_playlist, dynamic_playlist, manual_playlist, recommendations_playlist, search_playlist, watchlist_playlist.');
+    // The platform has no trending type (a trending playlist is a dynamic one sorted trending:dsc): refused alike.
+    const trending = await callJson('POST', `${base}/playlists/trending_playlist/`, { body: { metadata: { title: 'x' } } });
+    expect(trending.status).toBe(400);
+    expect(trending.body).toEqual(errorShape('invalid_playlist_type'));
+    expect(trending.body.errors[0].description).toContain("'trending_playlist' is not a playlist type path segment.");
   });
 
   it('the short type spelling is not an alias: refused, naming the platform spelling', async () => {

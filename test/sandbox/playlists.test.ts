@@ -1,5 +1,6 @@
-// The playlist types (the spec's six, seeded, and the platform's watchlist): each created with its subresource
-// defaults, validated, and updated through PATCH, on paths spelled as the platform spells them (`manual_playlist`).
+// The definition's six playlist types (five seeded, and the watchlist): each created with its rules' defaults under
+// `metadata`, validated member by member, and updated through PATCH, on paths spelled as the platform spells them
+// (`manual_playlist`). The untyped answers name the type and carry no rules; the typed ones carry the rules, no type.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import { callJson, errorShape, reset, sites, type SiteCatalog } from './helpers.ts';
@@ -12,71 +13,77 @@ beforeEach(async () => {
   base = `/v2/sites/${site.id}`;
 });
 
-it('the seed holds at least one playlist of each of the six types, each answering its subresource', async () => {
+const OWN = { description: null, author: null, link: null, custom_params: {} };
+const noFilter = { include: { values: [], match: 'any' }, exclude: { values: [], match: 'any' } };
+const noParams = { include: { values: {}, match: 'any' }, exclude: { values: {}, match: 'any' } };
+const filtered = (mediaFilter: Record<string, unknown>) => ({
+  tag_filter: noFilter, custom_param_filter: noParams, pinning: { slot1: null, slot2: null }, recency: null, media_filter: mediaFilter,
+});
+
+it('the seed holds a playlist of each type but the watchlist; the untyped answer names it, the typed one holds its rules', async () => {
   for (const type of PLAYLIST_TYPES.filter((t) => t !== 'watchlist')) {
     const id = site.playlists[type]![0]!;
+    const untyped = await callJson('GET', `${base}/playlists/${id}/`);
+    expect(untyped.body).toMatchObject({ playlist_type: type, default: expect.any(Boolean), relationships: {} });
+    expect(Object.keys(untyped.body.metadata).sort()).toEqual(['author', 'custom_params', 'description', 'link', 'title']);
     const typed = await callJson('GET', `${base}/playlists/${id}/${type}_playlist/`);
     expect(typed.status, type).toBe(200);
-    expect(typed.body.playlist_type).toBe(type);
-    expect(typed.body[type]).toMatchObject({ max_items: expect.any(Number) });
+    expect(typed.body).not.toHaveProperty('playlist_type');
+    expect(typed.body.metadata).toHaveProperty('media_filter');
   }
+  // The seed's default recommendations playlist says so.
+  expect((await callJson('GET', `${base}/playlists/${site.playlists.recommendations![0]}/`)).body.default).toBe(true);
 });
 
 const creations: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-  ['manual', {}, { media_ids: [], max_items: 50 }],
-  ['dynamic', { tags: ['food', 'travel'], tags_mode: 'all' }, { tags: ['food', 'travel'], tags_mode: 'all', sort: 'publish_start_date:desc', max_items: 20 }],
-  ['search', { q: 'tags:science OR tags:climate', sort: 'title:asc' }, { q: 'tags:science OR tags:climate', sort: 'title:asc', max_items: 20 }],
-  ['recommendations', { max_items: 4 }, { related_by: 'tags', seed_media_id: null, max_items: 4 }],
-  ['article_matching', { default_tags: ['news'] }, { match_field: 'tags', default_tags: ['news'], max_items: 6 }],
-  ['watchlist', { max_items: 3 }, { max_items: 3 }],
+  ['manual', {}, { media_filter: { include: { match: 'any', values: [] } } }],
+  ['dynamic', { tag_filter: { include: { values: ['food', 'travel'], match: 'all' } } },
+    { ...filtered({ sort: 'publish_start_date:dsc', limit: 25 }), tag_filter: { ...noFilter, include: { values: ['food', 'travel'], match: 'all' } } }],
+  ['search', { recency: '30D', media_filter: { limit: 10 } }, { ...filtered({ limit: 10 }), recency: '30D' }],
+  ['recommendations', { custom_param_filter: { exclude: { values: { series: 'Weekend Away' } } } },
+    { ...filtered({ limit: 25 }), custom_param_filter: { ...noParams, exclude: { values: { series: 'Weekend Away' }, match: 'any' } } }],
+  ['article_matching', { tag_filter: { exclude: { values: ['kids'], match: 'any' } }, media_filter: { limit: 6 } },
+    { ...filtered({ limit: 6 }), tag_filter: { ...noFilter, exclude: { values: ['kids'], match: 'any' } } }],
+  ['watchlist', {}, {}],
 ];
 
-describe.each(creations)('%s', (type, sub, expected) => {
-  it('is created with its subresource under a key named by the type', async () => {
-    const created = await callJson('POST', `${base}/playlists/${type}_playlist/`, { body: { metadata: { title: `A ${type} list`, [type]: sub } } });
+describe.each(creations)('%s', (type, rules, expected) => {
+  it('is created with its rules under metadata, defaults filled in', async () => {
+    const created = await callJson('POST', `${base}/playlists/${type}_playlist/`, { body: { metadata: { title: `A ${type} list`, ...rules } } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ playlist_type: type, metadata: { title: `A ${type} list` }, [type]: expected });
-  });
-});
-
-describe('trending', () => {
-  it('is materialised by the platform: ordered media ids of published media, capped at max_items', async () => {
-    const created = await callJson('POST', `${base}/playlists/trending_playlist/`, { body: { metadata: { title: 'Hot', trending: { window: '24h', max_items: 5 } } } });
-    expect(created.status).toBe(201);
-    expect(created.body.trending).toMatchObject({ window: '24h', max_items: 5 });
-    expect(created.body.trending.media_ids).toHaveLength(5);
-    const widened = await callJson('PATCH', `${base}/playlists/${created.body.id}/trending_playlist/`, { body: { metadata: { trending: { max_items: 8 } } } });
-    expect(widened.body.trending.media_ids).toHaveLength(8);
-    expect(widened.body.trending.media_ids.slice(0, 5)).toEqual(created.body.trending.media_ids);
-  });
-
-  it('does not take media_ids from callers', async () => {
-    const refused = await callJson('POST', `${base}/playlists/trending_playlist/`, { body: { metadata: { title: 'Hot', trending: { media_ids: [] } } } });
-    expect(refused.status).toBe(400);
+    expect(created.body.metadata).toEqual({ title: `A ${type} list`, ...OWN, ...expected });
+    expect((await callJson('GET', `${base}/playlists/${created.body.id}/`)).body.playlist_type).toBe(type);
   });
 });
 
 describe('validation', () => {
   it.each([
-    ['manual', { media_ids: ['nosuchmedia'] }, /nosuchmedia/],
-    ['manual', { media_ids: 'x' }, /media_ids/],
-    ['dynamic', { tags_mode: 'some' }, /tags_mode/],
-    ['search', { q: 'nonsense' }, /q:/],
-    ['dynamic', { sort: 'title' }, /sort/],
-    ['trending', { window: '1y' }, /window/],
-    ['recommendations', { seed_media_id: 'nosuchmedia' }, /nosuchmedia/],
-    ['manual', { max_items: 0 }, /max_items/],
+    ['manual', { media_filter: { include: { values: ['nosuchmedia'] } } }, /nosuchmedia/],
+    ['manual', { media_filter: { include: { values: 'x' } } }, /media_filter\.include\.values/],
+    ['manual', { media_filter: { include: { match: 'all' } } }, /match/],
+    ['dynamic', { tag_filter: { include: { match: 'some' } } }, /tag_filter\.include\.match/],
+    ['dynamic', { tag_filter: { include: { values: ['a', 'a'] } } }, /more than once/],
+    ['dynamic', { media_filter: { sort: 'title' } }, /media_filter\.sort/],
+    ['dynamic', { media_filter: { limit: 0 } }, /media_filter\.limit/],
+    ['search', { media_filter: { sort: 'title:asc' } }, /sort/],
+    ['search', { recency: '2 weeks' }, /recency/],
+    ['recommendations', { pinning: { slot1: 'nosuchmedia' } }, /nosuchmedia/],
+    ['article_matching', { custom_param_filter: { include: { values: { series: 1 } } } }, /custom_param_filter/],
     ['manual', { colour: 'red' }, /colour/],
-  ])('%s refuses %j', async (type, sub, description) => {
-    const answer = await callJson('POST', `${base}/playlists/${type}_playlist/`, { body: { metadata: { title: 'x', [type]: sub } } });
+    ['manual', { tag_filter: {} }, /tag_filter/],
+    ['watchlist', { media_filter: {} }, /media_filter/],
+  ])('%s refuses %j', async (type, rules, description) => {
+    const answer = await callJson('POST', `${base}/playlists/${type}_playlist/`, { body: { metadata: { title: 'x', ...rules } } });
     expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(errorShape('invalid_parameter'));
     expect(answer.body.errors[0].description).toMatch(description);
   });
 
-  it('a title is required, and a subresource of another type is refused', async () => {
+  it('a title is required, and the type is the path\'s, spelled as the platform spells it', async () => {
     expect((await callJson('POST', `${base}/playlists/manual_playlist/`, { body: { metadata: { description: 'x' } } })).body).toEqual(errorShape('invalid_parameter'));
-    const other = await callJson('POST', `${base}/playlists/manual_playlist/`, { body: { metadata: { title: 'x', dynamic: { tags: ['a'] } } } });
-    expect(other.status).toBe(400);
+    const trending = await callJson('POST', `${base}/playlists/trending_playlist/`, { body: { metadata: { title: 'x' } } });
+    expect(trending.status).toBe(400);
+    expect(trending.body.errors[0].code).toBe('invalid_playlist_type');
   });
 
   it('PATCH through the wrong type answers 404 and changes nothing', async () => {
@@ -87,13 +94,35 @@ describe('validation', () => {
   });
 });
 
-it('PATCH is how videos are added to and removed from a manual playlist; other fields merge', async () => {
+it('PATCH is how videos are added to and removed from a manual playlist, in order; other fields stay', async () => {
   const id = site.playlists.manual![0]!;
   const before = (await callJson('GET', `${base}/playlists/${id}/manual_playlist/`)).body;
-  const added = [...before.manual.media_ids, site.media.published[4]!].filter((v, i, a) => a.indexOf(v) === i);
-  const patched = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { manual: { media_ids: added } } } });
-  expect(patched.body.manual).toEqual({ media_ids: added, max_items: before.manual.max_items });
-  expect(patched.body.metadata).toEqual(before.metadata);
-  const removed = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { manual: { media_ids: added.slice(1) } } } });
-  expect(removed.body.manual.media_ids).toEqual(added.slice(1));
+  const ids: string[] = before.metadata.media_filter.include.values;
+  const added = [site.media.published[4]!, ...ids].filter((v, i, a) => a.indexOf(v) === i);
+  const patched = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { media_filter: { include: { values: added } } } } });
+  expect(patched.status).toBe(200);
+  expect(patched.body.metadata).toEqual({ ...before.metadata, media_filter: { include: { match: 'any', values: added } } });
+  const removed = await callJson('PATCH', `${base}/playlists/${id}/manual_playlist/`, { body: { metadata: { media_filter: { include: { values: added.slice(1) } } } } });
+  expect(removed.body.metadata.media_filter.include.values).toEqual(added.slice(1));
+});
+
+it('PATCH of a filter side replaces that side only; the sort, limit and pinning merge member by member', async () => {
+  const id = site.playlists.dynamic![0]!;
+  const before = (await callJson('GET', `${base}/playlists/${id}/dynamic_playlist/`)).body.metadata;
+  const patched = (await callJson('PATCH', `${base}/playlists/${id}/dynamic_playlist/`, {
+    body: { metadata: { tag_filter: { exclude: { values: ['kids'] } }, media_filter: { limit: 7 }, pinning: { slot2: site.media.published[0] } } },
+  })).body.metadata;
+  expect(patched.tag_filter).toEqual({ include: before.tag_filter.include, exclude: { values: ['kids'], match: 'any' } });
+  expect(patched.media_filter).toEqual({ sort: before.media_filter.sort, limit: 7 });
+  expect(patched.pinning).toEqual({ slot1: null, slot2: site.media.published[0] });
+});
+
+it('the tag actions rewrite playlists\' tag filters too', async () => {
+  const id = site.playlists.dynamic![0]!;
+  const tag = (await callJson('GET', `${base}/playlists/${id}/dynamic_playlist/`)).body.metadata.tag_filter.include.values[0];
+  const renamed = await callJson('PUT', `${base}/rename_tag/`, { body: { original_tag: tag, new_tag: `${tag}-renamed` } });
+  expect(renamed.status).toBe(202);
+  expect((await callJson('GET', `${base}/playlists/${id}/dynamic_playlist/`)).body.metadata.tag_filter.include.values).toContain(`${tag}-renamed`);
+  await callJson('PUT', `${base}/remove_tag/`, { body: { tag: `${tag}-renamed` } });
+  expect((await callJson('GET', `${base}/playlists/${id}/dynamic_playlist/`)).body.metadata.tag_filter.include.values).not.toContain(`${tag}-renamed`);
 });

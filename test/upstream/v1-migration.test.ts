@@ -3,7 +3,7 @@ import {
   InvalidArgumentError, mapV1Conversion, mapV1Error, mapV1MediaCreateFields, mapV1MediaFields, mapV1PlayerOptions,
   mapV1Route, mapV1TrackLink, mapV2ErrorToV1, renameV1MediaField, toV1Channel, toV1Conversion, toV1Player, toV1Track,
   toV1Video, V1_RESOURCE_RENAMES,
-  type Media, type MediaRendition, type Original, type Player, type TextTrack, type TypedPlaylist,
+  type Media, type MediaRendition, type Original, type Player, type Playlist, type TextTrack,
 } from '../../worker/upstream/index.ts';
 
 describe('mapV1Route: the spec\'s replacement table, row by row', () => {
@@ -168,35 +168,57 @@ describe('renditions, originals and tracks', () => {
     expect(mapV1TrackLink({ protocol: 'https', address: 'cdn.example', path: '/tracks/t1.vtt' })).toBe('https://cdn.example/tracks/t1.vtt');
   });
 
+  const at = '2026-01-01T00:00:00Z';
   const rendition: MediaRendition = {
-    id: 'r1', type: 'media_rendition', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z',
-    media_id: 'm1', status: 'ready', delivery_url: 'https://cdn.example/r1.mp4', filesize: 2048, width: 640, height: 360,
-    mime_type: 'video/mp4', media_type: 'video', metadata: { name: '360p' },
+    schema: 'https://schema.jwplayer.com/types/media_rendition.json', id: 'r1', type: 'media_rendition', created: at,
+    last_modified: at, relationships: {}, status: 'ready', error_message: null, delivery_url: 'https://cdn.example/r1.mp4',
+    format: 'mp4', filesize: 2048, width: 640, height: 360, metadata: {},
   };
   const original: Original = {
-    id: 'o1', type: 'original', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z', media_id: 'm1',
-    status: 'ready', duration: 61.5, filesize: 99, mime_type: 'video/quicktime', metadata: { name: 'Original' },
+    schema: 'https://schema.jwplayer.com/types/original.json', id: 'o1', type: 'original', created: at, last_modified: at,
+    relationships: {}, status: 'ready', error_message: null, size: '99', container_format: 'mov', md5: null,
+    original_type: 'primary', metadata: { name: 'Original', type: 'other', language: null, language_code: null },
   };
 
-  it('back to v1: delivery_url → link, filesize → text; only originals carry a duration', () => {
+  it('back to v1: delivery_url → link, filesize → text; an original is a conversion without a link or duration', () => {
     expect(toV1Conversion(rendition)).toEqual({
       key: 'r1', status: 'ready', link: 'https://cdn.example/r1.mp4', filesize: '2048', width: 640, height: 360, mediatype: 'video',
     });
-    expect(toV1Conversion(original)).toMatchObject({ key: 'o1', filesize: '99', duration: '61.50', link: null });
+    expect(toV1Conversion(original)).toEqual({
+      key: 'o1', status: 'ready', link: null, filesize: '99', width: null, height: null, mediatype: 'original',
+    });
     expect(mapV1Conversion(toV1Conversion(rendition) as { key: string; link: string; filesize: string })).toMatchObject({
       id: 'r1', delivery_url: rendition.delivery_url, filesize: 2048,
     });
   });
 
-  it('a v2 text track → v1 with a link object', () => {
-    const track: TextTrack = {
-      id: 't1', type: 'text_track', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z', media_id: 'm1',
-      status: 'ready', error_message: null, track_kind: 'captions', delivery_url: 'https://cdn.example/tracks/t1.vtt',
-      metadata: { label: 'English', srclang: 'en', kind: 'captions', default: true, position: 0 },
-    };
-    const v1 = toV1Track(track);
-    expect(v1).toMatchObject({ key: 't1', label: 'English', kind: 'captions', language: 'en', default: true });
+  it('a rendition\'s v1 mediatype comes from what it is: a picture, an adaptive stream, or sound only', () => {
+    const hls: MediaRendition = { ...rendition, id: 'r2', format: 'm3u8', width: null, height: null, delivery_url: 'https://cdn.example/m.m3u8' };
+    const audio: MediaRendition = { ...rendition, id: 'r3', format: 'm4a', width: null, height: null, delivery_url: 'https://cdn.example/a.m4a' };
+    expect(toV1Conversion(hls)).toMatchObject({ key: 'r2', mediatype: 'video', width: null, height: null });
+    expect(toV1Conversion(audio)).toMatchObject({ key: 'r3', mediatype: 'audio', width: null, height: null });
+  });
+
+  const track: TextTrack = {
+    schema: 'https://schema.jwplayer.com/types/text_track.json', id: 't1', type: 'text_track', created: at, last_modified: at,
+    relationships: {}, error_message: null, track_kind: 'captions', delivery_url: 'https://cdn.example/tracks/t1.vtt',
+    metadata: { label: 'English', srclang: 'en', position: 0 },
+  };
+
+  it('a v2 text track → v1 with a link object; the default is the caller\'s to say (the v2 track has no flag)', () => {
+    const v1 = toV1Track(track, true);
+    expect(v1).toEqual({
+      key: 't1', label: 'English', kind: 'captions', language: 'en', default: true, status: 'ready',
+      link: { protocol: 'https', address: 'cdn.example', path: '/tracks/t1.vtt' },
+    });
     expect(mapV1TrackLink(v1.link)).toBe(track.delivery_url);
+    expect(toV1Track(track)).toMatchObject({ default: false });
+  });
+
+  it('a track without a file yet is processing in v1, with an empty link', () => {
+    expect(toV1Track({ ...track, delivery_url: null })).toMatchObject({
+      key: 't1', status: 'processing', link: { protocol: '', address: '', path: '' },
+    });
   });
 });
 
@@ -250,14 +272,16 @@ describe('errors: v1 {code, message} ↔ v2 errors[]', () => {
 
 describe('v2 resources → v1-shaped objects', () => {
   const media: Media = {
+    schema: 'https://schema.jwplayer.com/types/media.json',
     id: 'm1', type: 'media', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-02T00:00:00Z', status: 'ready',
     error_message: null, duration: 125.456, media_type: 'video', mime_type: 'video/mp4', hosting_type: 'hosted',
+    external_id: null, trim_in_point: null, trim_out_point: null,
     metadata: {
       title: 'Title', description: 'Desc', author: 'Ann', permalink: 'https://example.com/m1', category: null,
       language: 'en', tags: ['news', 'sport'], publish_start_date: '2026-01-01T00:00:00Z', publish_end_date: null,
-      custom_params: { genre: 'drama' }, external_id: null,
+      custom_params: { genre: 'drama' }, drm: false, duration: 125.456,
     },
-    upload: null, relationships: { poster: null },
+    relationships: {},
   };
 
   it('media → video with v1 names and formats', () => {
@@ -266,6 +290,11 @@ describe('v2 resources → v1-shaped objects', () => {
       date: 1767225600, expires_date: null, duration: '125.46', status: 'ready', error: null, mediatype: 'video',
       sourceformat: 'mp4', sourcetype: 'file', sourceurl: null, custom: { genre: 'drama' },
     });
+  });
+
+  it('an externally hosted media is a v1 url source; the v2 answer does not say where, so neither does v1', () => {
+    expect(toV1Video({ ...media, hosting_type: 'external', mime_type: 'application/vnd.apple.mpegurl' }))
+      .toMatchObject({ sourcetype: 'url', sourceurl: null, sourceformat: expect.any(String) });
   });
 
   it('a v1 video written back through mapV1MediaFields gives the same metadata', () => {
@@ -280,20 +309,27 @@ describe('v2 resources → v1-shaped objects', () => {
     });
   });
 
-  it('playlist → channel with its type and the dynamic/manual details', () => {
-    const dynamic = {
-      id: 'p1', type: 'playlist', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z',
-      playlist_type: 'dynamic',
-      metadata: { title: 'Sport', description: null, author: null, link: null, custom_params: {} },
-      dynamic: { tags: ['sport', 'live'], tags_mode: 'any', sort: 'publish_start_date:desc', max_items: 20 },
-    } as TypedPlaylist<'dynamic'>;
-    expect(toV1Channel(dynamic)).toEqual({
-      key: 'p1', title: 'Sport', description: null, author: null, link: null, type: 'dynamic', custom: {},
-      tags: 'sport, live', tags_mode: 'any',
+  it('playlist → channel: its type and its own fields, as the untyped answer carries them (v2 rules have no v1 field)', () => {
+    const dynamic: Playlist = {
+      schema: 'https://schema.jwplayer.com/types/playlist.json',
+      id: 'p1', type: 'playlist', created: '2026-01-01T00:00:00Z', last_modified: '2026-01-01T00:00:00Z', relationships: {},
+      metadata: { title: 'Sport', description: 'All sport', author: 'Desk', link: 'https://example.com/sport', custom_params: { team: 'a' } },
+      playlist_type: 'dynamic', default: false,
+    };
+    const channel = toV1Channel(dynamic);
+    expect(channel).toEqual({
+      key: 'p1', title: 'Sport', description: 'All sport', author: 'Desk', link: 'https://example.com/sport', type: 'dynamic',
+      custom: { team: 'a' },
     });
+    // The custom parameters are copied, not shared.
+    channel.custom.team = 'b';
+    expect(dynamic.metadata.custom_params).toEqual({ team: 'a' });
+    // The platform spelling of the type reads as v1's short name; rules beside the own fields (as a typed answer has
+    // them) are not carried over: v1's tags, tags_mode and videos are no part of the channel.
     const manual = {
-      ...dynamic, playlist_type: 'manual', manual: { media_ids: ['a', 'b', 'c'], max_items: 10 },
-    } as unknown as TypedPlaylist<'manual'>;
-    expect(toV1Channel(manual)).toMatchObject({ type: 'manual', videos: { total: 3 } });
+      ...dynamic, playlist_type: 'manual_playlist', default: true,
+      metadata: { ...dynamic.metadata, media_filter: { include: { match: 'any', values: ['a', 'b', 'c'] } } },
+    } as unknown as Playlist;
+    expect(toV1Channel(manual)).toEqual({ ...channel, type: 'manual', custom: { team: 'a' } });
   });
 });

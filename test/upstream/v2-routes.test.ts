@@ -1,7 +1,7 @@
 // Every route of the spec's endpoint table, called through the typed client against the sandbox upstream.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  PLAYLIST_TYPES, updateCustomParams, V2ApiError, type Media, type TypedPlaylist,
+  PLAYLIST_SORTS, PLAYLIST_TYPES, updateCustomParams, V2ApiError, type Media, type PlaylistType, type TypedPlaylist,
 } from '../../worker/upstream/index.ts';
 import { recordingFetch, resetSandbox, sandboxCatalog, setProcessing, v2Client, type CatalogSite } from './sandbox-support.ts';
 
@@ -81,7 +81,7 @@ describe('conflicts', () => {
   it('a frame of media that is not ready is a 409 with the platform\'s code', async () => {
     const notReady = site.media.not_ready[0]!;
     const error = await client.createThumbnail(site.id, {
-      relationships: { media: [{ id: notReady }] }, upload: { source_type: 'static_frame' },
+      relationships: { media: [{ id: notReady }] }, upload: { source_type: 'thumbstrip_image', source_media_id: notReady },
     }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(V2ApiError);
     expect(error).toMatchObject({ status: 409, errors: [{ code: 'media_not_ready' }] });
@@ -189,24 +189,29 @@ describe('pagination, q and the iterator', () => {
 });
 
 describe('renditions and originals', () => {
-  it('lists, shows, creates and deletes renditions; originals carry a duration', async () => {
+  it('lists, shows, creates and deletes renditions; the original says its size and kind', async () => {
     const media = await readyMedia();
     const list = await client.listMediaRenditions(site.id, media.id);
     expect(list.total).toBeGreaterThan(0);
     const first = list.media_renditions[0]!;
-    expect(first).toMatchObject({ type: 'media_rendition', media_id: media.id });
+    expect(first).toMatchObject({ type: 'media_rendition', status: 'ready', error_message: null, format: expect.stringMatching(/^(mp4|m3u8)$/), metadata: {} });
+    expect(first).not.toHaveProperty('media_id');
+    expect(first).not.toHaveProperty('mime_type');
     expect(Number.isInteger(first.filesize)).toBe(true);
     expect(first.delivery_url).toMatch(/^http/);
     expect(await client.getMediaRendition(site.id, media.id, first.id)).toEqual(first);
 
     const created = await client.createMediaRendition(site.id, media.id, { metadata: { name: 'Test 480p', width: 854, mime_type: 'video/mp4' } });
-    expect(created).toMatchObject({ media_id: media.id, width: 854, metadata: { name: 'Test 480p' } });
+    expect(created).toMatchObject({ type: 'media_rendition', width: 854, height: 480, format: 'mp4', metadata: {}, relationships: {} });
     await expect(client.deleteMediaRendition(site.id, media.id, created.id)).resolves.toBeUndefined();
     await notFound(client.getMediaRendition(site.id, media.id, created.id));
 
     const originals = await client.listOriginals(site.id, media.id);
     expect(originals.originals).toHaveLength(1);
-    expect(originals.originals[0]!.duration).toBeGreaterThan(0);
+    const original = originals.originals[0]!;
+    expect(original).toMatchObject({ type: 'original', status: 'ready', original_type: 'primary', md5: null, metadata: { type: 'other' } });
+    expect(Number(original.size)).toBeGreaterThan(0);
+    expect(original).not.toHaveProperty('duration');
   });
 });
 
@@ -218,7 +223,10 @@ describe('text tracks', () => {
       metadata: { label: 'Klingon', srclang: 'tlh', kind: 'subtitles', default: false },
       upload: { method: 'fetch', source_url: 'https://example.com/tlh.vtt', mime_type: 'text/vtt' },
     });
-    expect(created).toMatchObject({ type: 'text_track', media_id: media.id, metadata: { label: 'Klingon', srclang: 'tlh' } });
+    expect(created).toMatchObject({ type: 'text_track', track_kind: 'subtitles', error_message: null, relationships: {} });
+    // Label, language and menu place only: no state, no default flag, no media id.
+    expect(created.metadata).toEqual({ label: 'Klingon', srclang: 'tlh', position: before.total });
+    for (const member of ['status', 'media_id', 'default']) expect(created).not.toHaveProperty(member);
     expect(created.delivery_url).toMatch(/^http/);
     expect((await client.listTextTracks(site.id, media.id)).total).toBe(before.total + 1);
     expect(await client.getTextTrack(site.id, media.id, created.id)).toEqual(created);
@@ -235,33 +243,66 @@ describe('thumbnails', () => {
     const recorder = recordingFetch();
     const recording = v2Client({ fetch: recorder.fetch });
     const created = await recording.createThumbnail(site.id, {
-      relationships: { media: [{ id: media.id }] }, upload: { source_type: 'static_frame', time: 1 },
+      relationships: { media: [{ id: media.id }] },
+      upload: { source_type: 'thumbstrip_image', source_media_id: media.id, video_position: 1 },
     });
-    expect(created).toMatchObject({ type: 'thumbnail', source_type: 'static_frame' });
+    expect(created).toMatchObject({ type: 'thumbnail', source_type: 'thumbstrip_image', file_type: 'jpeg', metadata: {} });
     expect(await recording.getThumbnail(site.id, created.id)).toEqual(created);
     const poster = await recording.updateThumbnail(site.id, created.id, { relationships: { media: [{ is_poster: true }] } });
-    expect(poster.relationships.media).toEqual([{ id: media.id, is_poster: true }]);
-    expect((await client.getMedia(site.id, media.id)).relationships.poster?.id).toBe(created.id);
+    // The answer names the media, never the poster flag (the definition has none).
+    expect(poster.relationships.media).toEqual([{ id: { id: media.id, type: 'media' } }]);
+    // The choice shows on the delivery side: the media's poster image is now this thumbnail's.
+    const image = async (url: string) => (await fetch(url)).text();
+    expect(await image(`http://sandbox.test/v2/media/${media.id}/poster.jpg?width=720`)).toBe(await image(`${created.delivery_url}?width=720`));
     // The spec writes thumbnails/<thumbnail_id> without a trailing slash; the client sends exactly that.
     expect(new URL(recorder.calls[1]!.url).pathname).toBe(`/v2/sites/${site.id}/thumbnails/${created.id}`);
     await notFound(client.getThumbnail(site.id, 'no-such-thumbnail'));
   });
 });
 
-/** The seed holds the spec's six types; the platform's watchlist type is created by the tests that need one. */
+/** The seed holds five of the six types; the platform's watchlist type is created by the tests that need one. */
 const SEEDED_TYPES = PLAYLIST_TYPES.filter((type) => type !== 'watchlist');
+/** A playlist's own fields, under `metadata` in every answer. */
+const OWN_FIELDS = ['author', 'custom_params', 'description', 'link', 'title'];
+/** What each type's rules add under `metadata` in the typed answers (and only there). */
+const FILTER_RULES = ['custom_param_filter', 'media_filter', 'pinning', 'recency', 'tag_filter'];
+const RULE_MEMBERS: Record<PlaylistType, string[]> = {
+  manual: ['media_filter'], dynamic: FILTER_RULES, search: FILTER_RULES, recommendations: FILTER_RULES,
+  article_matching: FILTER_RULES, watchlist: [],
+};
 
 describe('playlists', () => {
-  it('shows each of the six seeded types in both forms', async () => {
+  it('shows each of the five seeded types in both forms', async () => {
+    expect(SEEDED_TYPES).toHaveLength(5);
     for (const type of SEEDED_TYPES) {
       const id = site.playlists[type]![0]!;
+      // The untyped form: the own fields only, the type by its short name, and the default flag.
       const plain = await client.getPlaylist(site.id, id);
-      expect(plain).toMatchObject({ id, type: 'playlist', playlist_type: type });
-      expect(plain).not.toHaveProperty(type);
+      expect(plain).toMatchObject({ id, type: 'playlist', playlist_type: type, default: expect.any(Boolean), relationships: {} });
+      expect(Object.keys(plain.metadata).sort()).toEqual(OWN_FIELDS);
+      // The typed form: the same fields and the type's rules, all under metadata, and no type or default flag.
       const typed = await client.getTypedPlaylist(site.id, id, type);
-      expect(typed).toMatchObject({ id, playlist_type: type, metadata: plain.metadata });
-      expect((typed as unknown as Record<string, { max_items: number }>)[type]!.max_items).toBeGreaterThan(0);
+      expect(typed).toMatchObject({ id, type: 'playlist', created: plain.created, last_modified: plain.last_modified, metadata: plain.metadata });
+      expect(typed).not.toHaveProperty('playlist_type');
+      expect(typed).not.toHaveProperty('default');
+      expect(Object.keys(typed.metadata).sort()).toEqual([...OWN_FIELDS, ...RULE_MEMBERS[type]].sort());
+      const rules = typed.metadata as unknown as Record<string, any>;
+      if (type === 'manual') {
+        expect(rules.media_filter.include.match).toBe('any');
+        expect(rules.media_filter.include.values.length).toBeGreaterThan(0);
+      } else {
+        expect(rules.media_filter.limit).toBeGreaterThan(0);
+        expect(rules.pinning).toEqual({ slot1: expect.toBeOneOf([null, expect.any(String)]), slot2: expect.toBeOneOf([null, expect.any(String)]) });
+        expect(Object.keys(rules.tag_filter).sort()).toEqual(['exclude', 'include']);
+        if (type === 'dynamic') expect(PLAYLIST_SORTS).toContain(rules.media_filter.sort);
+        else expect(rules.media_filter).not.toHaveProperty('sort');
+      }
     }
+    // The site's default recommendations playlist is the seeded one.
+    expect((await client.getPlaylist(site.id, site.playlists.recommendations![0]!)).default).toBe(true);
+    // No trending type: the seed's trending playlist is a dynamic one sorted by trending.
+    const dynamics = await Promise.all(site.playlists.dynamic!.map((id) => client.getTypedPlaylist(site.id, id, 'dynamic')));
+    expect(dynamics.find((p) => p.metadata.title === 'Trending This Week')?.metadata.media_filter.sort).toBe('trending:dsc');
   });
 
   it('the typed form of another type is a 404', async () => {
@@ -271,19 +312,30 @@ describe('playlists', () => {
   it('creates a manual playlist, edits its media through PATCH, and deletes it (both forms)', async () => {
     const ids = site.media.published.slice(0, 3);
     const created = await client.createPlaylist(site.id, 'manual', {
-      metadata: { title: 'Editor picks', custom_params: { shelf: 'home' }, manual: { media_ids: ids.slice(0, 2) } },
+      metadata: { title: 'Editor picks', custom_params: { shelf: 'home' }, media_filter: { include: { match: 'any', values: ids.slice(0, 2) } } },
     });
-    expect(created).toMatchObject({ playlist_type: 'manual', metadata: { title: 'Editor picks' }, manual: { media_ids: ids.slice(0, 2) } });
+    expect(created).not.toHaveProperty('playlist_type');
+    expect(created.metadata).toEqual({
+      title: 'Editor picks', description: null, author: null, link: null, custom_params: { shelf: 'home' },
+      media_filter: { include: { match: 'any', values: ids.slice(0, 2) } },
+    });
     const updated: TypedPlaylist<'manual'> = await client.updatePlaylist(site.id, created.id, 'manual', {
-      metadata: { manual: { media_ids: [ids[2]!, ids[0]!] } },
+      metadata: { media_filter: { include: { values: [ids[2]!, ids[0]!] } } },
     });
-    expect(updated.manual.media_ids).toEqual([ids[2], ids[0]]);
-    expect((await client.getTypedPlaylist(site.id, created.id, 'manual')).manual.media_ids).toEqual([ids[2], ids[0]]);
+    expect(updated.metadata.media_filter.include).toEqual({ match: 'any', values: [ids[2], ids[0]] });
+    expect(updated.metadata).toMatchObject({ title: 'Editor picks', custom_params: { shelf: 'home' } });
+    expect((await client.getTypedPlaylist(site.id, created.id, 'manual')).metadata.media_filter.include.values).toEqual([ids[2], ids[0]]);
+    expect((await client.getPlaylist(site.id, created.id)).playlist_type).toBe('manual');
     await client.deleteTypedPlaylist(site.id, created.id, 'manual');
     await notFound(client.getPlaylist(site.id, created.id));
 
-    const dynamic = await client.createPlaylist(site.id, 'dynamic', { metadata: { title: 'Food', dynamic: { tags: ['food'] } } });
-    expect(dynamic.dynamic.tags).toEqual(['food']);
+    // Partial rules merge over the type's defaults.
+    const dynamic = await client.createPlaylist(site.id, 'dynamic', {
+      metadata: { title: 'Food', tag_filter: { include: { values: ['food'] } }, media_filter: { sort: 'trending:dsc' } },
+    });
+    expect(dynamic.metadata.tag_filter).toEqual({ include: { values: ['food'], match: 'any' }, exclude: { values: [], match: 'any' } });
+    expect(dynamic.metadata.media_filter).toEqual({ sort: 'trending:dsc', limit: 25 });
+    expect(dynamic.metadata).toMatchObject({ pinning: { slot1: null, slot2: null }, recency: null });
     await client.deletePlaylist(site.id, dynamic.id);
     await notFound(client.getTypedPlaylist(site.id, dynamic.id, 'dynamic'));
   });
@@ -292,14 +344,17 @@ describe('playlists', () => {
     const recorder = recordingFetch();
     const recording = v2Client({ fetch: recorder.fetch });
     const watchlist = await recording.createPlaylist(site.id, 'watchlist', { metadata: { title: 'Saved for later' } });
-    expect(watchlist).toMatchObject({ playlist_type: 'watchlist', watchlist: { max_items: 50 } });
-    await recording.getTypedPlaylist(site.id, watchlist.id, 'watchlist');
+    // A watchlist has no rules: its typed answer is the own fields alone.
+    expect(watchlist).not.toHaveProperty('playlist_type');
+    expect(watchlist.metadata).toEqual({ title: 'Saved for later', description: null, author: null, link: null, custom_params: {} });
+    expect(await recording.getTypedPlaylist(site.id, watchlist.id, 'watchlist')).toEqual(watchlist);
     await recording.deleteTypedPlaylist(site.id, watchlist.id, 'watchlist');
     expect(recorder.calls.map((call) => `${call.method} ${new URL(call.url).pathname}`)).toEqual([
       `POST /v2/sites/${site.id}/playlists/watchlist_playlist/`,
       `GET /v2/sites/${site.id}/playlists/${watchlist.id}/watchlist_playlist/`,
       `DELETE /v2/sites/${site.id}/playlists/${watchlist.id}/watchlist_playlist/`,
     ]);
+    expect(JSON.parse(recorder.calls[0]!.body!)).toEqual({ metadata: { title: 'Saved for later' } });
   });
 
   it('lists playlists of every type', async () => {
@@ -333,18 +388,18 @@ describe('actions', () => {
   it('rename_tag renames the tag on every media of the site', async () => {
     const before = await countTagged('travel');
     expect(before).toBeGreaterThan(0);
-    const result = await client.renameTag(site.id, { metadata: { tag: 'travel', new_tag: 'journeys' } });
-    expect(result).toEqual({ tag: 'travel', new_tag: 'journeys', media_affected: before });
+    expect(await client.renameTag(site.id, { original_tag: 'travel', new_tag: 'journeys' })).toBeUndefined();
     expect(await countTagged('travel')).toBe(0);
     expect(await countTagged('journeys')).toBe(before);
   });
 
   it('remove_tag removes the tag from every media of the site', async () => {
     const before = await countTagged('food');
-    const result = await client.removeTag(site.id, { metadata: { tag: 'food' } });
-    expect(result).toEqual({ tag: 'food', media_affected: before });
+    expect(before).toBeGreaterThan(0);
+    expect(await client.removeTag(site.id, { tag: 'food' })).toBeUndefined();
     expect(await countTagged('food')).toBe(0);
-    expect(await client.removeTag(site.id, { metadata: { tag: 'food' } })).toEqual({ tag: 'food', media_affected: 0 });
+    // Removing a tag nothing carries is accepted too.
+    expect(await client.removeTag(site.id, { tag: 'food' })).toBeUndefined();
   });
 
   it('query_usage answers figures, in total and per day', async () => {

@@ -38,7 +38,7 @@ describe('request construction', () => {
     const client = v2Client({ fetch: recorder.fetch });
     const media = site.media.published[0]!;
     await client.updateMedia(site.id, media, { metadata: { title: 'Header check' } });
-    await client.renameTag(site.id, { metadata: { tag: 'food', new_tag: 'cuisine' } });
+    await client.renameTag(site.id, { original_tag: 'food', new_tag: 'cuisine' });
     const created = await client.createPlayer(site.id, { metadata: { name: 'Temp' } });
     await client.deletePlayer(site.id, created.id);
     const [patch, put, post, del] = recorder.calls;
@@ -99,7 +99,7 @@ describe('rate limits', () => {
   it('a 429 was not executed, and its Retry-After reaches the caller', async () => {
     await setFaults({ force_429: true, retry_after_seconds: 7 });
     const client = v2Client();
-    const error = await failure(client.removeTag(site.id, { metadata: { tag: 'food' } })) as V2ApiError;
+    const error = await failure(client.removeTag(site.id, { tag: 'food' })) as V2ApiError;
     expect(error).toMatchObject({ status: 429, retryAfterSeconds: 7 });
     await clearFaults();
     expect((await client.listMedia(site.id, { q: 'tags:food', page_length: 1 })).total).toBeGreaterThan(0);

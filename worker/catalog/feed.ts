@@ -123,7 +123,7 @@ export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> 
     });
 }
 
-/** The playlist with its type's subresource: one upstream call when its type is known, else two. */
+/** The playlist's fields, type and rules: one upstream call when its type is known, else two. */
 export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
   const { env, who, site, playlistId, knownType } = options;
   return withReservation(env, who, { key: cacheKeys.feedHead(site, playlistId), calls: headCalls(knownType) },

@@ -245,11 +245,11 @@ export class V2Client {
   async getPlaylist(site: string, playlistId: string, options?: CallOptions): Promise<Playlist> {
     return this.#json({ ...route('playlists.show', { site, playlist: playlistId }), options });
   }
-  /** GET playlists/<id>/<type>/: the same plus the type's subresource. */
+  /** GET playlists/<id>/<type>_playlist/: the playlist's fields and its type's rules, all under `metadata` (no type). */
   async getTypedPlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, options?: CallOptions): Promise<TypedPlaylist<T>> {
     return this.#json({ ...route('playlists.show.typed', { site, playlist: playlistId, playlist_type: type }), options });
   }
-  /** Also the way to add, remove or reorder a playlist's media (through the type's subresource). */
+  /** Also the way to add, remove or reorder a playlist's media (a manual one's `metadata.media_filter.include.values`). */
   async updatePlaylist<T extends PlaylistType>(site: string, playlistId: string, type: T, body: PlaylistUpdateBody<T>, options?: CallOptions): Promise<TypedPlaylist<T>> {
     return this.#json({ ...route('playlists.update', { site, playlist: playlistId, playlist_type: type }), body, options });
   }

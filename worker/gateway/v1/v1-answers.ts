@@ -10,7 +10,7 @@ import {
 } from '../../upstream/v1-migration.ts';
 import type {
   Media, MediaList, MediaRendition, MediaRenditionList, Original, OriginalList, PageInfo, Player, PlayerList, Playlist,
-  PlaylistList, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,
+  PlaylistList, PlaylistType, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,
 } from '../../contract/v2-types.ts';
 
 export type V1Ok = { status: 'ok' } & Record<string, unknown>;
@@ -45,7 +45,10 @@ export const V1_ANSWERS: Readonly<Record<string, (body: unknown, extra?: unknown
     const list = body as PlaylistList;
     return { status: 'ok', channels: list.playlists.map(toV1Channel), ...paging(list) };
   },
-  'channels/show': (body) => ({ status: 'ok', channel: toV1Channel(body as Playlist) }),
+  // `type` is the v1 type asked for, when the typed answer (which carries no `playlist_type`) was read.
+  'channels/show': (body, type) => ({
+    status: 'ok', channel: toV1Channel(type === undefined ? body as Playlist : { ...(body as Playlist), playlist_type: type as PlaylistType }),
+  }),
   'players/list': (body) => {
     const list = body as PlayerList;
     return { status: 'ok', players: list.players.map(toV1Player), ...paging(list) };

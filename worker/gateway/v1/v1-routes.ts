@@ -13,6 +13,7 @@ import { ApiError, type ErrorShape } from '../../errors.ts';
 import { noStoreJson } from '../../respond.ts';
 import { errorItemsFromBody } from '../../upstream/error-body.ts';
 import { InvalidArgumentError } from '../../upstream/errors.ts';
+import { readPlaylistType } from '../../contract/path-segments.ts';
 import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
 import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../contract/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
@@ -343,7 +344,9 @@ export async function handleV1(request: Request, env: Env, path: string): Promis
     if (originals.status < 200 || originals.status >= 300) return failure(originals);
     return answer(originals, V1_ANSWERS[name]!(parseJson(first), parseJson(originals)));
   }
-  return answer(first, V1_ANSWERS[name]!(parseJson(first)));
+  // channels/show with a v1 `type` reads the typed answer, which does not name its type: the type asked for is its.
+  const extra = name === 'channels/show' ? readPlaylistType(params.get('type')) ?? undefined : undefined;
+  return answer(first, V1_ANSWERS[name]!(parseJson(first), extra));
 }
 
 function v1ParamFor(placeholder: string): string {
