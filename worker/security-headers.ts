@@ -1,9 +1,13 @@
 /**
  * Headers every answer carries. The demo page gets a CSP of its own; the iframe embeds (`/embed/<site>/…`) one that lets
- * any page frame them; everything else may not be framed at all.
+ * any page frame them; playback answers (`/api/play/…`) one that no document can run under; everything else may not be
+ * framed at all.
  */
 import { FRAME_SCRIPT_HASH } from './embed/frame-script.ts';
 import { isEmbedPagePath } from './embed/targets.ts';
+
+/** Where playback URLs live (worker/playback/urls.ts, PLAY_PREFIX). */
+const PLAYBACK_PATH = '/api/play/';
 
 const COMMON: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -38,12 +42,27 @@ const EMBED_CSP = PAGE_CSP.replace("script-src 'self'", `script-src 'self' ${FRA
   .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
   .replace("frame-ancestors 'self'", 'frame-ancestors *');
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+/**
+ * Playback answers: bytes a platform writer chose, on this origin (worker/playback/deliver.ts). Whatever their type,
+ * opened on their own they are a sandboxed document (an opaque origin, no script, no plugin, no form) that may load
+ * nothing and be framed by no page. A media element, an `<img>` and a `<track>` ignore a response's CSP, so players
+ * are unaffected.
+ */
+export const PLAYBACK_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
 export function applySecurityHeaders(request: Request, response: Response): void {
   const headers = response.headers;
   for (const [name, value] of Object.entries(COMMON)) headers.set(name, value);
+  const path = new URL(request.url).pathname;
   const html = (headers.get('content-type') ?? '').includes('text/html');
-  if (html && isEmbedPagePath(new URL(request.url).pathname)) {
+  if (path.startsWith(PLAYBACK_PATH)) {
+    // Before any content-type rule: a playback answer is never a page, whatever type it names.
+    headers.set('content-security-policy', PLAYBACK_CSP);
+    headers.set('x-frame-options', 'DENY');
+    headers.set('referrer-policy', 'no-referrer');
+    // Players on other sites' pages load these bytes (media, posters, captions).
+    headers.set('cross-origin-resource-policy', 'cross-origin');
+  } else if (html && isEmbedPagePath(path)) {
     headers.set('content-security-policy', EMBED_CSP);
     // frame-ancestors decides; X-Frame-Options has no "any origin" value, so it must be absent.
     headers.delete('x-frame-options');

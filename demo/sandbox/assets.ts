@@ -3,9 +3,11 @@
 // renditions a folder per media: a master playlist of two variants (and a subtitles group when the media has
 // captions or subtitles), each variant a VOD playlist of several real MPEG-TS segments of the same clip. For the
 // bench, `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory).
+// For the suites only, `/cdn/test-hls/` serves hostile HLS playlists that no media of the seed names (see testHls).
 import type { Thumbnail } from '../../worker/contract/v2-types.ts';
 import type { Media, MediaRendition, TextTrack } from './records.ts';
 import { errorResponse } from './http.ts';
+import { HOSTILE_FOLDER, serveHostileFile } from './hostile-folder.ts';
 import { posterOf, thumbnailMediaId } from './poster-choice.ts';
 import { hashString } from './prng.ts';
 import { SAMPLE_AUDIO_MP4, SAMPLE_SECONDS, SAMPLE_VIDEO_MP4, SAMPLE_VIDEO_TS } from './sample-media.ts';
@@ -15,12 +17,15 @@ const CACHEABLE = { 'cache-control': 'public, max-age=3600', 'access-control-all
 
 export function serveAsset(store: Store, url: URL, range: string | null = null): Response {
   const path = url.pathname;
+  // A test fixture: the folder of an attacker's external media (hostile-folder.ts).
+  if (path.startsWith(HOSTILE_FOLDER)) return serveHostileFile(path);
   let match = /^\/cdn\/thumbs\/([A-Za-z0-9]+)\.svg$/.exec(path);
   if (match) return thumbnailImage(store, match[1]!, url.searchParams.get('width'));
   match = /^\/cdn\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(path);
   if (match) return webVtt(store, match[1]!);
   match = /^\/cdn\/videos\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\.mp4$/.exec(path);
   if (match) return mediaBytes(store, match[1]!, match[2]!, range);
+  if (path.startsWith('/cdn/test-hls/')) return testHls(path);
   match = /^\/cdn\/hls\/([A-Za-z0-9]+)\/(.+)$/.exec(path);
   if (match) return hlsFile(store, match[1]!, match[2]!, range);
   match = /^\/cdn\/generated\/([0-9]{1,4})\.bin$/.exec(path);
@@ -190,6 +195,61 @@ function hlsFile(store: Store, mediaId: string, file: string, range: string | nu
       '#EXT-X-ENDLIST']);
   }
   return errorResponse(404, 'not_found', `No file '${file}' in this HLS rendition.`);
+}
+
+/**
+ * Test-only HLS folders, for the worker's playlist rewriter (issue 22, item 3). No seeded media names them; a suite
+ * creates an `external` media whose `source_url` is one of them.
+ * - `/cdn/test-hls/echo/<base64url>/<name>.m3u8`: the bytes the base64url segment spells, as a playlist, whatever
+ *   the name (so a variant's playlist in the same folder is the same text); anything else in the folder is 404.
+ * - `/cdn/test-hls/generated/<KiB>/sized.m3u8` and `.../unsized.m3u8`: a VOD media playlist of at least that many
+ *   KiB (1 to 65536), made as it is read, with a Content-Length or without one (chunked).
+ */
+function testHls(path: string): Response {
+  const headers = { 'content-type': HLS_MIME, 'cache-control': 'no-store' };
+  let match = /^\/cdn\/test-hls\/echo\/([A-Za-z0-9_-]*)\/[A-Za-z0-9._-]+\.m3u8$/.exec(path);
+  if (match) {
+    let bytes: Uint8Array;
+    try {
+      bytes = Uint8Array.from(atob(match[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    } catch {
+      return errorResponse(400, 'invalid_playlist', 'The echo segment is not base64url.');
+    }
+    return new Response(bytes, { headers });
+  }
+  match = /^\/cdn\/test-hls\/generated\/([0-9]{1,5})\/(sized|unsized)\.m3u8$/.exec(path);
+  if (!match || Number(match[1]) < 1 || Number(match[1]) > 65536) {
+    return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
+  }
+  const head = new TextEncoder().encode('#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n');
+  const line = (n: number) => `#EXTINF:6.0,\nseg-${String(n).padStart(8, '0')}.ts\n`;
+  const lineBytes = line(0).length;
+  const count = Math.ceil(Math.max(0, Number(match[1]) * 1024 - head.length) / lineBytes);
+  const length = head.length + count * lineBytes;
+  const linesPerChunk = Math.floor(BLOCK / lineBytes);
+  let next = -1;
+  const source = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < 0) {
+        controller.enqueue(head);
+        next = 0;
+        return;
+      }
+      if (next >= count) {
+        controller.close();
+        return;
+      }
+      let text = '';
+      for (const end = Math.min(count, next + linesPerChunk); next < end; next++) text += line(next);
+      controller.enqueue(new TextEncoder().encode(text));
+    },
+  });
+  if (match[2] === 'unsized') return new Response(source, { headers });
+  const fixed = new FixedLengthStream(length);
+  void source.pipeTo(fixed.writable).catch(() => {
+    // The reader went away.
+  });
+  return new Response(fixed.readable, { headers: { ...headers, 'content-length': String(length) } });
 }
 
 const MIB = 1024 * 1024;

@@ -8,6 +8,8 @@ import { readJsonObject } from './body.ts';
 import { catalog, controlError, emptyStats, type Faults, parseFaults, type Stats } from './controls.ts';
 import { configuredRateLimit, type SandboxEnv } from './env.ts';
 import { geoLookup } from './geo.ts';
+import { createMedia } from './handlers/media.ts';
+import { HOSTILE_FILES, hostileMediaBody } from './hostile-folder.ts';
 import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
 import { matchRoute } from './routes.ts';
 import { seedCatalog } from './seed.ts';
@@ -267,9 +269,30 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           if (limit !== undefined) this.store.setMeta('rate_limit_per_minute', limit);
           return json({ reset: true, rate_limit_per_minute: limit ?? configuredRateLimit(this.env) });
         }
+        case 'POST /_sandbox/hostile-media': {
+          // A test fixture (hostile-folder.ts): the external media an attacker with write access would make, in
+          // `site`, its source `file` of the hostile folder. Made by the v2 route's own handler, as if through /v2.
+          // Readable from any origin, since a browser test page asks (a simple request: no preflight).
+          const body = readJsonObject(bodyText);
+          const file = body.file ?? 'master.m3u8';
+          for (const key of Object.keys(body)) {
+            if (key !== 'site' && key !== 'file') throw new HttpError(400, 'invalid_parameter', `Unknown option '${key}'; known: site, file.`);
+          }
+          if (typeof body.site !== 'string' || typeof file !== 'string' || !HOSTILE_FILES.includes(file)) {
+            throw new HttpError(400, 'invalid_parameter', `site must be a site id, file one of: ${HOSTILE_FILES.join(', ')}.`);
+          }
+          const ctx: RouteContext = {
+            store: this.store, request, url, origin: url.origin, params: { site: body.site }, now: new Date(),
+            body: hostileMediaBody(url.origin, file),
+          };
+          const created = this.ctx.storage.transactionSync(() => createMedia(ctx) as Response);
+          const answer = new Response(created.body, created);
+          answer.headers.set('access-control-allow-origin', '*');
+          return answer;
+        }
         default: {
           const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults',
-            'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset'];
+            'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset', 'POST /_sandbox/hostile-media'];
           const samePath = known.filter((entry) => entry.endsWith(` ${url.pathname.replace(/\/$/, '')}`));
           if (samePath.length > 0) {
             const allow = samePath.map((entry) => entry.split(' ')[0]).join(', ');

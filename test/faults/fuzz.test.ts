@@ -22,8 +22,9 @@ import { MAX_PATH_LENGTH, V2_ROUTES } from '../../worker/gateway/v2-routes.ts';
 import { V1_ROUTES } from '../../worker/upstream/v1-migration.ts';
 import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import corpus from './fuzz-corpus.json';
+import { echoPath, escapingUrls } from '../worker/playlist-oracle.ts';
 import {
-  catalog, errorCode, get, isV2Error, leakedSecrets, printTally, resetWorld, stableIds, stats, tally, type Catalog,
+  catalog, errorCode, get, isV2Error, leakedSecrets, printTally, resetWorld, sandbox, stableIds, stats, tally, type Catalog,
 } from './world.ts';
 
 const config = JSON.parse(env.REELGATE_CONFIG) as {
@@ -76,8 +77,23 @@ interface FuzzRequest {
 interface CorpusCase {
   rule: string;
   found: string;
+  /** An HLS case: the upstream playlist behind `{{play}}` in the request's path (see `hlsPlayback`). */
+  hls?: HlsUpstream;
   request: FuzzRequest;
 }
+
+/**
+ * The upstream of an HLS corpus case (issue 22, item 3): an `external` media of the site under a policy whose source
+ * is `playlist` (served as written by the sandbox's test-only `/cdn/test-hls/echo/`), or `source`, a sandbox path
+ * under `/cdn/test-hls/` (the generated oversize playlists). The case's request names its playback URL `{{play}}`.
+ */
+interface HlsUpstream {
+  playlist?: string;
+  source?: string;
+}
+
+/** An HLS answer may be at most this large: the rewriter's bounds keep a refused or rewritten playlist well below. */
+const MAX_PLAYLIST_ANSWER = 16 * 1024 * 1024;
 
 let seed: Catalog;
 /** The gateway arm's credentials by placeholder: `{{rw}}` a read-write key for every site, `{{ro}}` a read key for one. */
@@ -372,7 +388,8 @@ function check(request: FuzzRequest, pathname: string, status: number, headers: 
   const refusalToIt = status === 403 && allowOrigin === sentOrigin
     && (request.method === 'HEAD' || /"code":"origin_not_allowed"/.test(text));
   if (allowOrigin !== null && !origins.includes(allowOrigin) && !origins.includes('*') &&
-    !(allowOrigin === '*' && request.path.startsWith('/embed/')) && !refusalToIt) {
+    // `*` for the embed script and its files only, never an embed page (issue 22, item 4: a page is framed, not read).
+    !(allowOrigin === '*' && /^\/embed\/[^/]+$/.test(pathname)) && !refusalToIt) {
     problems.push(`CORS allows ${allowOrigin.slice(0, 60)}`);
   }
   if (headers.get('access-control-allow-credentials') === 'true') problems.push('CORS allows credentials');
@@ -431,19 +448,27 @@ async function send(request: FuzzRequest): Promise<Sent | 'unsendable'> {
 // -------------------------------------------------------------------------------------------------------- cases
 
 describe('the corpus: every case the fuzz ever failed on, replayed as is (test/faults/fuzz-corpus.json)', () => {
-  const cases = (corpus as { cases: CorpusCase[] }).cases;
-  it.each(cases.map((c) => [`${c.request.method} ${c.request.path.slice(0, 60)}`, c.rule, c] as const))('%s (once: %s) keeps every promise', async (_label, _rule, c) => {
+  const cases = (corpus as unknown as { cases: CorpusCase[] }).cases;
+  const label = (c: CorpusCase) => (c.hls
+    ? `${c.request.method} ${c.request.path} of ${c.hls.source ?? JSON.stringify(c.hls.playlist)}`
+    : `${c.request.method} ${c.request.path}`).slice(0, 90);
+  it.each(cases.map((c) => [label(c), c.rule, c] as const))('%s (once: %s) keeps every promise', async (_label, _rule, c) => {
     await resetWorld();
-    const answer = await send(c.request);
+    // An HLS case makes its media first: the upstream calls that costs are the setup's, not the case's.
+    const request = c.hls ? { ...c.request, path: c.request.path.replace('{{play}}', await hlsPlayback(c.hls, c.request)) } : c.request;
+    const before = c.hls ? (await stats()).routes : {};
+    const answer = await send(request);
     t.fuzzCases += 1;
     expect(answer, 'a corpus case must be a request a client can send').not.toBe('unsendable');
     if (answer === 'unsendable') return;
     t.requests += 1;
-    const problems = check(c.request, answer.pathname, answer.status, answer.headers, answer.text);
+    const problems = check(request, answer.pathname, answer.status, answer.headers, answer.text);
+    if (c.hls) problems.push(...playlistProblems(answer));
     const upstream = await stats();
     // A call with a working gateway key may reach any v2 route; everything else only the public API's reads.
     const keyed = Object.values(c.request.headers).some((value) => /\{\{(rw|ro)\}\}/.test(value));
-    const offList = keyed ? [] : Object.keys(upstream.routes).filter((route) => !ALLOWLISTED_ROUTES.has(route));
+    const offList = keyed ? [] : Object.keys(upstream.routes)
+      .filter((route) => !ALLOWLISTED_ROUTES.has(route) && upstream.routes[route]! > (before[route] ?? 0));
     if (upstream.auth_failures) problems.push(`upstream auth failures ${upstream.auth_failures}`);
     if (upstream.rate_limited) problems.push(`upstream 429s ${upstream.rate_limited}`);
     t.failed += problems.length + offList.length;
@@ -451,6 +476,57 @@ describe('the corpus: every case the fuzz ever failed on, replayed as is (test/f
       .toEqual({ problems: [], offList: [], status: answer.status, body: answer.text.slice(0, 200) });
   });
 });
+
+/**
+ * The playback path of an HLS case's media: an `external` media of the site under a policy, made in the sandbox (as
+ * a write key would through /v2), read through the worker by the case's own address (`cf-connecting-ip`), so the
+ * URL is bound to the network the case then plays it from.
+ */
+async function hlsPlayback(hls: HlsUpstream, request: FuzzRequest): Promise<string> {
+  const site = Object.entries(config.sites).find(([, s]) => typeof (s as { policy?: unknown }).policy === 'string')?.[0];
+  if (!site) throw new Error('the shipped configuration has no site under a policy');
+  const source = hls.source ?? echoPath(hls.playlist ?? '');
+  const created = await sandbox(`/v2/sites/${site}/media/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      metadata: { title: 'A hostile playlist', publish_start_date: '2020-01-01T00:00:00Z' },
+      upload: { method: 'external', source_url: `http://sandbox.test${source}`, mime_type: 'application/vnd.apple.mpegurl' },
+    }),
+  });
+  if (created.status !== 201) throw new Error(`the sandbox did not make the HLS case's media: ${created.status} ${await created.text()}`);
+  const { id } = await created.json<{ id: string }>();
+  const ip = request.headers['cf-connecting-ip'] ?? '';
+  const media = await send({ method: 'GET', path: `/api/sites/${site}/media/${id}`, query: '', headers: { 'cf-connecting-ip': ip }, body: null });
+  if (media === 'unsendable' || media.status !== 200) {
+    throw new Error(`the HLS case's media answered ${media === 'unsendable' ? media : `${media.status} ${media.text.slice(0, 200)}`}`);
+  }
+  const url = (JSON.parse(media.text) as { sources: Array<{ type: string; url: string }> }).sources
+    .find((s) => s.type === 'application/vnd.apple.mpegurl')?.url;
+  if (!url?.startsWith('/api/play/')) throw new Error(`the HLS case's media has no playback URL: ${media.text.slice(0, 200)}`);
+  return url;
+}
+
+/**
+ * What an answer to a playlist's playback URL must be (README, threat model and playback): the playlist rewritten,
+ * with nothing any player could fetch off the worker's origin and every URI line a playback URL, or refused (502).
+ */
+function playlistProblems(answer: Sent): string[] {
+  const problems: string[] = [];
+  if (answer.text.length > MAX_PLAYLIST_ANSWER) problems.push(`oversize playlist answered (${answer.text.length} characters)`);
+  if (answer.status === 200) {
+    if (answer.headers.get('content-type') !== 'application/vnd.apple.mpegurl') {
+      problems.push(`playlist answered as ${answer.headers.get('content-type')}`);
+    }
+    const escaping = escapingUrls(answer.text, `https://reelgate.test${answer.pathname}`);
+    if (escaping.length) problems.push(`playlist passes a URL off the origin: ${escaping.slice(0, 3).join(' ').slice(0, 120)}`);
+    const lines = answer.text.split(/\r\n|\r|\n/).filter((line) => line.trim() && !line.startsWith('#'));
+    if (lines.some((line) => !line.startsWith('/api/play/'))) problems.push('playlist URI line is not a playback URL');
+  } else if (answer.status !== 502) {
+    problems.push(`playlist neither rewritten nor refused with 502: ${answer.status}`);
+  }
+  return problems;
+}
 
 describe('generated hostile requests (DEV_MODE off)', () => {
   it('with DEV_MODE off, x-reelgate-dev-ip picks neither the location nor the gate decision', async () => {

@@ -234,6 +234,17 @@ describe('bypass 3: the bytes are not gated at all', () => {
     }
   });
 
+  it('issue 22 item 7: x-reelgate-dev-now never re-opens an expired URL (only a time later than the clock counts)', async () => {
+    const media = await gatedMedia();
+    const issued = String(Math.floor(Date.now() / 1000));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Past the default lifetime of 60 minutes by the worker's clock; the header names the time the URL was issued.
+    vi.setSystemTime(Date.now() + 62 * 60_000);
+    for (const url of [mp4Of(media), media.poster!]) {
+      await expectError(await play(url, IP.berlin, { headers: { 'x-reelgate-dev-now': issued } }), 403, 'playback_expired');
+    }
+  });
+
   it('the development clock (x-reelgate-dev-now) and ?dev_ip= work with DEV_MODE on only', async () => {
     const media = await gatedMedia();
     const later = { 'x-reelgate-dev-now': String(Math.floor(Date.now() / 1000) + 2 * 3600) };

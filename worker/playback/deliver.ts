@@ -4,11 +4,22 @@
  * rewritten (hls.ts). Segments, text tracks and posters are kept in the edge cache (Cache API) under their upstream
  * URL, so every token, viewer and expiry shares one copy; progressive files (MP4, hundreds of MB) are streamed and
  * never cached here.
+ *
+ * These bytes are served from the worker's own origin (which also serves the API and pages), but whoever can write to
+ * the platform chooses them: an `external` media names any folder. So nothing passed on may be read by a browser as a
+ * document or a script (issue 22, item 1). Only the kinds the token's file is for pass (`servedType`): a source is
+ * video, audio or an HLS playlist (rewritten, and always sent as `application/vnd.apple.mpegurl`), a file of an HLS
+ * folder one of those or WebVTT, a poster an image, a text track WebVTT; opaque binary (keys, `.bin` sources) and DASH
+ * manifests pass as `Content-Disposition: attachment`. The type sent is the worker's normalised one, never the
+ * upstream's text. Anything else is refused, 502 `playback_unsupported_type`, before a byte of it is sent or cached.
+ * Every answer also carries `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`
+ * (security-headers.ts), so even an image that can hold script (SVG) opened on its own runs none, in an opaque origin.
  */
-import { notFound, upstreamUnavailable } from '../errors.ts';
-import { isPlaylist, PlaylistOutsideFolder, rewritePlaylist } from './hls.ts';
+import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
+import { PLAYBACK_CSP } from '../security-headers.ts';
+import { isPlaylist, PlaylistOutsideFolder, readPlaylist, rewritePlaylist } from './hls.ts';
 import type { Resolved } from './resolve.ts';
-import type { PlaybackGrant } from './token.ts';
+import type { PlaybackGrant, PlaybackResource } from './token.ts';
 
 export const PLAYBACK_CACHE_HEADER = 'x-reelgate-cache';
 /** Headers of the upstream answer passed on to the player. */
@@ -16,6 +27,67 @@ const PASSED = ['content-type', 'content-length', 'content-range', 'accept-range
 /** Headers of the player's request passed on upstream (validated first). */
 const RANGE = /^bytes=(\d+-\d*|-\d+)$/;
 const UPSTREAM_TIMEOUT_MS = 15_000;
+
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
+/** The spellings of an HLS playlist's type: a playlist passes only rewritten, never as a plain file. */
+const PLAYLIST_TYPES = new Set([HLS_TYPE, 'application/x-mpegurl', 'audio/mpegurl', 'audio/x-mpegurl']);
+/** What an upstream may call a playlist the worker is to rewrite (some servers send a generic type, or none). */
+const PLAYLIST_AS_SENT = new Set([...PLAYLIST_TYPES, 'text/plain', 'application/octet-stream', 'binary/octet-stream', '']);
+/** Posters: raster images, and SVG (served under the sandbox CSP, see the module comment). */
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif', 'image/svg+xml']);
+/** Opaque files a player fetches itself (keys, fragmented MP4, a `.bin` source): passed as attachments. */
+const BINARY_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/mp4', '']);
+const VTT = 'text/vtt';
+
+/** The refusal of a file whose type is not what its playback URL is for. */
+export const unsupportedType = () => new ApiError(502, 'playback_unsupported_type',
+  'The file behind this playback URL is not of a kind it may serve (a source is video, audio or HLS, a poster an image, '
+  + 'a text track WebVTT).');
+
+/** A Content-Type's essence (`type/subtype`, lower case), `''` when absent, or null when it is not one. */
+export function typeEssence(contentType: string | null): string | null {
+  const essence = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (essence === '') return '';
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(essence) ? essence : null;
+}
+
+export interface ServedType {
+  /** The Content-Type sent, the worker's own spelling. */
+  type: string;
+  /** Sent with `Content-Disposition: attachment`: no browser shows it inline. */
+  attachment: boolean;
+}
+
+/**
+ * What a playback answer's bytes are sent as, from the type the upstream gave and what the token opens: a `source`
+ * (`folder`: any file of an HLS rendition's folder other than a playlist), a `poster` or a `track`. Null: refused.
+ * Playlists never pass here; they are rewritten and sent as `application/vnd.apple.mpegurl` (`deliver`).
+ */
+export function servedType(resource: PlaybackResource, folder: boolean, contentType: string | null): ServedType | null {
+  const essence = typeEssence(contentType);
+  if (essence === null || PLAYLIST_TYPES.has(essence)) return null;
+  switch (resource) {
+    case 'poster':
+      return IMAGE_TYPES.has(essence) ? { type: essence, attachment: false } : null;
+    case 'track':
+      // WebVTT is UTF-8 by definition.
+      return essence === VTT ? { type: `${VTT}; charset=utf-8`, attachment: false } : null;
+    case 'source':
+      if (/^(video|audio)\//.test(essence)) return { type: essence, attachment: false };
+      if (folder && essence === VTT) return { type: `${VTT}; charset=utf-8`, attachment: false };
+      if (BINARY_TYPES.has(essence)) return { type: essence || 'application/octet-stream', attachment: true };
+      // A progressive source may be a DASH manifest (a file URL): XML, so never inline.
+      if (!folder && essence === 'application/dash+xml') return { type: essence, attachment: true };
+      return null;
+  }
+}
+
+/** The headers every playback answer carries, whatever it is: it is never a document nor a script. */
+function guard(headers: Headers): Headers {
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('content-security-policy', PLAYBACK_CSP);
+  return headers;
+}
 
 export interface DeliverOptions {
   request: Request;
@@ -63,52 +135,87 @@ function privateUntil(expires: number): string {
   return `private, max-age=${seconds}`;
 }
 
-function answer(upstream: Response, grant: PlaybackGrant, cacheState: string | null): Response {
-  const headers = new Headers();
+/** How the upstream's answer may be passed on, or null (refused): an answer without a body always may. */
+function servedAs(upstream: Response, grant: PlaybackGrant, folder: boolean): ServedType | 'empty' | null {
+  if (upstream.status === 304 || upstream.status === 416) return 'empty';
+  return servedType(grant.resource, folder, upstream.headers.get('content-type'));
+}
+
+/** Refuses what `servedAs` refused, without reading its bytes. */
+async function refuse(upstream: Response, grant: PlaybackGrant): Promise<never> {
+  await upstream.body?.cancel();
+  console.error(`reelgate: a ${grant.resource} file answered with a type its playback URL may not serve; refused`);
+  throw unsupportedType();
+}
+
+async function answer(upstream: Response, grant: PlaybackGrant, folder: boolean, cacheState: string | null): Promise<Response> {
+  const served = servedAs(upstream, grant, folder);
+  if (!served) return refuse(upstream, grant);
+  const headers = guard(new Headers());
   for (const name of PASSED) {
     const value = upstream.headers.get(name);
-    if (value !== null) headers.set(name, value);
+    if (value !== null && name !== 'content-type') headers.set(name, value);
   }
   headers.set('cache-control', privateUntil(grant.expires));
   if (cacheState) headers.set(PLAYBACK_CACHE_HEADER, cacheState);
+  if (served === 'empty') {
+    // 304 and 416 carry no bytes: no type to name, nothing to show.
+    await upstream.body?.cancel();
+    headers.delete('content-length');
+    return new Response(null, { status: upstream.status, headers });
+  }
+  headers.set('content-type', served.type);
+  if (served.attachment) headers.set('content-disposition', 'attachment');
   return new Response(upstream.body, { status: upstream.status, headers });
 }
 
 export async function deliver({ request, ctx, grant, resolved, prefix, suffix }: DeliverOptions): Promise<Response> {
   const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
+  const folder = resolved.folder !== null;
   if (resolved.folder && isPlaylist(resolved.path, null)) {
     const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers());
     if (upstream.status !== 200) {
       await upstream.body?.cancel();
       throw upstreamUnavailable(502);
     }
+    // A playlist is what says so: a type a playlist may be sent with, and the tag every playlist starts with.
+    const essence = typeEssence(upstream.headers.get('content-type'));
+    if (essence === null || !PLAYLIST_AS_SENT.has(essence)) return refuse(upstream, grant);
     let text: string;
     try {
-      text = rewritePlaylist(await upstream.text(), resolved.upstream, resolved.folder, prefix, suffix);
+      // Read up to hls.ts's bound, never an oversize or endless answer whole.
+      const body = await readPlaylist(upstream);
+      if (!/^\uFEFF?#EXTM3U[ \t]*(\r\n|\r|\n|$)/.test(body)) {
+        console.error('reelgate: an HLS playlist does not start with #EXTM3U; refused');
+        throw unsupportedType();
+      }
+      text = rewritePlaylist(body, resolved.upstream, resolved.folder, prefix, suffix);
     } catch (error) {
       if (error instanceof PlaylistOutsideFolder) {
-        console.error('reelgate: an HLS playlist names a URI outside its rendition folder; refused');
+        // The message is the rewriter's own words (a URI outside the folder, too large, not UTF-8...), never upstream text.
+        console.error(`reelgate: an HLS playlist was refused: ${error.message}`);
         throw upstreamUnavailable(502);
       }
       throw error;
     }
-    return new Response(text, { headers: { 'content-type': 'application/vnd.apple.mpegurl',
-      'cache-control': 'private, no-store' } });
+    return new Response(text, { headers: guard(new Headers({ 'content-type': HLS_TYPE, 'cache-control': 'private, no-store' })) });
   }
 
   if (!cacheable(grant)) {
-    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true)), grant, null);
+    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true)), grant, folder, null);
   }
   // The edge cache, keyed by the upstream URL: no token, no viewer in the key.
   const cache = caches.default;
   const key = new Request(resolved.upstream.href, { method: 'GET' });
   const wantsRange = request.headers.has('range');
   const hit = await cache.match(wantsRange ? new Request(key, { headers: upstreamHeaders(request, true) }) : key);
-  if (hit) return answer(hit, grant, 'HIT');
+  if (hit) return answer(hit, grant, folder, 'HIT');
   if (wantsRange || method === 'HEAD') {
-    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true)), grant, 'MISS');
+    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true)), grant, folder, 'MISS');
   }
   const upstream = await fetchUpstream(resolved.upstream, 'GET', upstreamHeaders(request, false));
+  // Refused before anything is kept: the edge cache holds only files of a kind their URLs may serve.
+  if (!servedAs(upstream, grant, folder)) return refuse(upstream, grant);
   if (upstream.status === 200 && !upstream.headers.has('set-cookie') &&
     !/private|no-store/i.test(upstream.headers.get('cache-control') ?? '')) {
     // Small files only reach here (segments, tracks, posters): a clone for the cache costs at most one file's bytes.
@@ -119,5 +226,5 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix }:
       console.error('reelgate: playback cache write failed');
     }));
   }
-  return answer(upstream, grant, 'MISS');
+  return answer(upstream, grant, folder, 'MISS');
 }

@@ -1,5 +1,6 @@
 /** The network a playback URL may be bound to: an IPv4 /24 or an IPv6 /64, kept only as a salted digest. */
 import type { Env } from '../env.ts';
+import { ApiError } from '../errors.ts';
 import { visitorNetwork } from '../upstream/index.ts';
 import { callerAddress, hashAddress } from '../visitor.ts';
 import { digest8 } from './token.ts';
@@ -19,4 +20,21 @@ Promise<Uint8Array | null> {
   const address = callerAddress(request, env);
   const network = address ? playbackNetwork(address) : null;
   return network ? digest8(await hashAddress(env, `playback:${network}`)) : null;
+}
+
+/**
+ * With `playback.bind_network` on, no playback URL is minted for a caller whose address cannot be read (absent or
+ * malformed `CF-Connecting-IP`, or DEV_MODE's stand-in): such a URL would carry no binding and replay from anywhere
+ * (issue 22, item 6). 403 `address_unreadable`.
+ */
+export const addressUnreadable = () => new ApiError(403, 'address_unreadable',
+  'Your network address could not be read, so no playback URL can be issued for this content.');
+
+/** The network digest a URL minted now must carry: null when binding is off; refused when it is on and unreadable. */
+export async function playbackBinding(request: Request, env: Pick<Env, 'DEV_MODE' | 'ADDRESS_SALT' | 'API_SECRET'>,
+  bindNetwork: boolean): Promise<Uint8Array | null> {
+  if (!bindNetwork) return null;
+  const network = await networkDigest(request, env);
+  if (!network) throw addressUnreadable();
+  return network;
 }

@@ -1,14 +1,16 @@
 /**
  * Playback URLs for a media answer under a policy: every source, text track and poster becomes
  * `/api/play/<token>/<file>` on this worker (a path: resolve it against the worker's address you called). An HLS source
- * opens its whole folder (master, variant playlists, segments, keys, subtitles); every other URL opens one file.
+ * opens its whole folder (master, variant playlists, segments, keys, subtitles); every other URL opens one file. With
+ * `playback.bind_network` on, every URL carries the caller's network, and none is minted when that cannot be read
+ * (network.ts, `playbackBinding`): never an unbound URL in its place.
  */
 import type { Visit } from '../routes/context.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 import { devMode } from '../visitor.ts';
 import { playbackKeys } from './keys.ts';
-import { networkDigest } from './network.ts';
+import { playbackBinding } from './network.ts';
 import { rememberFeedPosters, rememberMedia } from './records.ts';
 import { isHlsType } from '../catalog/source-types.ts';
 import { digest8, signToken, type PlaybackGrant, type PlaybackResource } from './token.ts';
@@ -62,7 +64,7 @@ export async function withPlaybackUrls({ request, env, config: { playback } }: V
   media: MediaResponse): Promise<MediaResponse> {
   const [key] = await playbackKeys(env);
   const expires = expiryOf(request, env, playback.tokenMinutes);
-  const network = playback.bindNetwork ? await networkDigest(request, env) : null;
+  const network = await playbackBinding(request, env, playback.bindNetwork);
   const url = async (upstream: string, resource: PlaybackResource, folder: boolean): Promise<string> => {
     const grant: PlaybackGrant = { site, media: media.id, resource, scope: folder ? 'folder' : 'file',
       digest: await digest8(upstream), expires, network };
@@ -93,7 +95,7 @@ export async function withPlaybackThumbnails<T extends FeedItem>({ request, env,
   site: string, items: readonly T[]): Promise<T[]> {
   const [key] = await playbackKeys(env);
   const expires = expiryFor(Date.now(), playback.tokenMinutes);
-  const network = playback.bindNetwork ? await networkDigest(request, env) : null;
+  const network = await playbackBinding(request, env, playback.bindNetwork);
   rememberFeedPosters(env, ctx, site, items, playback.tokenMinutes * 60 + 60);
   return Promise.all(items.map(async (item) => {
     if (!item.thumbnail || !deliverable(item.thumbnail)) return { ...item, thumbnail: null, thumbnails: [] };

@@ -5,6 +5,7 @@ import { loadMedia } from '../catalog/media.ts';
 import { notFound } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
 import { playlistMembership } from '../geo/membership.ts';
+import { playbackBinding } from '../playback/network.ts';
 import { withPlaybackUrls } from '../playback/urls.ts';
 import { allowedCustomParams, isPublished } from '../projections.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
@@ -24,6 +25,9 @@ export const mediaRoute: Handler = async (request, env, ctx) => {
   // Decided before the media is read: a refused caller learns nothing of it, and spends nothing on it.
   const membership = await playlistMembership(visit, who, site);
   const personal = await enforcePolicies(visit, mediaPolicies(site, mediaId, membership));
+  // Content under a policy is answered with playback URLs only: a caller no URL can be bound to is refused now, before
+  // the media is read (withPlaybackUrls would refuse it too, after spending the load).
+  if (personal) await playbackBinding(request, env, config.playback.bindNetwork);
   const { value, state, storedAt } = await cached<MediaResponse>({
     ...visit, kind: 'media', key: cacheKeys.media(site.id, mediaId),
     load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, mediaId, config.customParamsAllowlist),

@@ -3,7 +3,10 @@
  * afresh, in this order: the token's signature and expiry; the caller's location against the media's policies now
  * (the same `mediaPolicies` the media answer obeys, with playlist membership as the cache holds it: a byte request
  * never loads); the network the token was handed to; the file asked for against
- * what the token opens. Refusals: 403 `playback_invalid`, 403 `playback_expired`, 451 `playback_denied`.
+ * what the token opens; then what the file turns out to be against what the token is for (a source video, audio or
+ * HLS, a poster an image, a track WebVTT: worker/playback/deliver.ts). Refusals: 403 `playback_invalid`, 403
+ * `playback_expired`, 451 `playback_denied`, 502 `playback_unsupported_type`. No answer here is ever a document or a
+ * script: `nosniff` and `Content-Security-Policy: sandbox; default-src 'none'` on every one (security-headers.ts).
  */
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../errors.ts';
 import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
@@ -21,13 +24,16 @@ import type { Handler, Visit } from './context.ts';
 
 /** Development only: `?dev_ip=` stands in for the address, as the header does for fetches (a media element sends none). */
 const DEV_IP_PARAM = 'dev_ip';
-/** Development only: the time (Unix seconds) expiry is judged at, so a browser suite can replay a URL "later". */
+/**
+ * Development only: a time (Unix seconds) later than the clock that expiry is judged at, so a browser suite can replay
+ * a URL "later"; an earlier one is ignored, so the hook can make a URL expire sooner, never re-open an expired one.
+ */
 export const DEV_NOW_HEADER = 'x-reelgate-dev-now';
 
 function nowSeconds(request: Request, dev: boolean): number {
   const real = Math.floor(Date.now() / 1000);
   const stated = dev ? request.headers.get(DEV_NOW_HEADER) : null;
-  return stated && /^\d{1,10}$/.test(stated) ? Number(stated) : real;
+  return stated && /^\d{1,10}$/.test(stated) ? Math.max(real, Number(stated)) : real;
 }
 
 export const playRoute: Handler = async (routed, env, ctx) => {
