@@ -2,7 +2,7 @@
 // the one from @sparticuz/chromium). `npm run test:components` (test/run-browser-tests.mjs) starts the edge worker and
 // the sandbox for the integration suite, and passes their address in REELGATE_TEST_WORKER; this server then forwards
 // /api/* to it, so the elements under test reach the real worker from their own origin.
-/* global document */ // frame.evaluate's function runs in the page
+/* global document, getComputedStyle, innerWidth, innerHeight */ // frame.evaluate's function runs in the page
 import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -72,6 +72,12 @@ function embedFrames() {
           status: document.title,
           text: document.body?.textContent.trim() ?? '',
           height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+          // What the frame's posted height is made of (worker/embed/frame-script.ts), and whether its content scrolls.
+          width: innerWidth,
+          rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
+          layout: document.querySelector('meta[name="reelgate-frame"]')?.getAttribute('content') ?? null,
+          viewport: innerHeight,
+          scrollHeight: document.scrollingElement?.scrollHeight ?? 0,
           player: player && { state: player.getAttribute('state'), media: player.getAttribute('media'),
             src: video?.getAttribute('src') ?? null, readyState: video?.readyState ?? 0 },
           playlist: playlist && { state: playlist.getAttribute('state'),

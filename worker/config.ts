@@ -57,6 +57,14 @@ export interface BudgetConfig {
    */
   geoRatePerMinute: number;
   geoBurst: number;
+  /**
+   * New addresses of one IPv6 /64 the Geo API may be asked about per `geoNetworkWindowSeconds`, for all isolates
+   * together (the budget object counts them). Each address keeps its own answer; beyond the cap a new address of that
+   * /64 is not looked up, and policies decide it as when lookups run out (their `unknown` rule). An IPv4 address is
+   * its own network, so this never binds it.
+   */
+  geoLookupsPerNetwork: number;
+  geoNetworkWindowSeconds: number;
   upstreamTimeoutMs: number;
 }
 
@@ -76,6 +84,13 @@ export interface Config {
   /** Exact origins (`https://example.com`); `*` allows every origin. */
   /** Page origins that may call the public API: exact origins, `*`, and patterns (origin-patterns.ts). */
   allowedOrigins: readonly string[];
+  /**
+   * The origin the worker is reached at publicly (`https://video.example`), or null. When set, every URL the worker
+   * writes into an answer others may keep (embed pages' oEmbed discovery, `/oembed`, rendered pages' links and JSON-LD)
+   * names this origin, whatever `Host` a request carried; when null they name the request's own origin, and such
+   * answers are sent `Vary: Host` (public-origin.ts).
+   */
+  publicOrigin: string | null;
   customParamsAllowlist: readonly string[];
   cache: Record<CacheKind, CacheWindow> & { memoryMs: number };
   budget: BudgetConfig;
@@ -117,6 +132,11 @@ function num(value: unknown, path: string, fallback: number, min: number, max: n
     throw new ConfigError(`${path} must be a number from ${min} to ${max}`);
   }
   return value;
+}
+function integer(value: unknown, path: string, fallback: number, min: number, max: number): number {
+  const n = num(value, path, fallback, min, max);
+  if (!Number.isInteger(n)) throw new ConfigError(`${path} must be a whole number from ${min} to ${max}`);
+  return n;
 }
 function strings(value: unknown, path: string, check?: (s: string) => boolean): string[] {
   if (value === undefined) return [];
@@ -192,6 +212,10 @@ function parseBudget(b: Json): BudgetConfig {
     // keep rate + burst (55) within one upstream window even when no `svc-request-remaining` ever comes back.
     geoRatePerMinute: num(b.geo_rate_per_minute, 'budget.geo_rate_per_minute', 50, 1, 100_000),
     geoBurst: num(b.geo_burst, 'budget.geo_burst', 5, 1, 1000),
+    // A household's devices and their rotating privacy addresses fit in 10 new addresses per 10 minutes; a host cycling
+    // through its /64 gets at most 1 lookup a minute of the geo bucket's 50.
+    geoLookupsPerNetwork: integer(b.geo_lookups_per_network, 'budget.geo_lookups_per_network', 10, 1, 1000),
+    geoNetworkWindowSeconds: num(b.geo_network_window_seconds, 'budget.geo_network_window_seconds', 600, 1, 86_400),
     upstreamTimeoutMs: num(b.upstream_timeout_ms, 'budget.upstream_timeout_ms', 8000, 100, 30_000),
   };
   if (budget.gatewayFloor + budget.publicFloor > 1) {
@@ -218,8 +242,8 @@ export function parseConfig(input: unknown): Config {
     }
   }
   const root = obj(raw, 'REELGATE_CONFIG');
-  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'custom_params_allowlist', 'cache', 'budget', 'feed', 'playback'],
-    'REELGATE_CONFIG');
+  noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'public_origin', 'custom_params_allowlist', 'cache', 'budget',
+    'feed', 'playback'], 'REELGATE_CONFIG');
 
   const policies = new Map<string, GeoPolicy>();
   for (const [name, p] of Object.entries(obj(root.policies, 'policies'))) policies.set(name, parsePolicy(name, p));
@@ -251,7 +275,7 @@ export function parseConfig(input: unknown): Config {
 
   const b = obj(root.budget, 'budget');
   noUnknownKeys(b, ['rate_per_minute', 'burst', 'max_wait_ms', 'gateway_floor', 'public_floor', 'geo_rate_per_minute', 'geo_burst',
-    'upstream_timeout_ms'], 'budget');
+    'geo_lookups_per_network', 'geo_network_window_seconds', 'upstream_timeout_ms'], 'budget');
   const f = obj(root.feed, 'feed');
   noUnknownKeys(f, ['default_page_length', 'max_page_length', 'max_items', 'max_variants', 'variant_window_seconds'], 'feed');
   const maxPageLength = num(f.max_page_length, 'feed.max_page_length', 50, 1, 100);
@@ -261,6 +285,7 @@ export function parseConfig(input: unknown): Config {
     sites,
     policies,
     allowedOrigins,
+    publicOrigin: parsePublicOrigin(root.public_origin),
     customParamsAllowlist: strings(root.custom_params_allowlist, 'custom_params_allowlist'),
     cache: parseCache(root.cache),
     budget,
@@ -273,6 +298,23 @@ export function parseConfig(input: unknown): Config {
     },
     playback: parsePlayback(root.playback),
   };
+}
+
+/** `public_origin`: an http(s) origin spelt as browsers send one (no path, no trailing slash, no default port). */
+function parsePublicOrigin(raw: unknown): string | null {
+  if (raw === undefined) return null;
+  const problem = 'public_origin must be an origin such as "https://video.example" (scheme and host, no path)';
+  if (typeof raw !== 'string') throw new ConfigError(problem);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(problem);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== raw) {
+    throw new ConfigError(`${problem}${url.origin !== 'null' && url.origin !== raw ? `: use ${url.origin}` : ''}`);
+  }
+  return url.origin;
 }
 
 // ----------------------------------------------------------------------------------------- playback (geo-bound URLs)

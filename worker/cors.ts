@@ -1,7 +1,9 @@
 /**
  * CORS: the API answers browsers of configured origins only (echoing the origin, with `Vary: Origin`); the embed
- * script may load on any page. Preflights and calls from other origins are refused in the v2 error format, naming the
- * origin (`allowed_origins` takes patterns: origin-patterns.ts).
+ * script and its files (`/embed/<file>`) may load on any page. The iframe embed pages (`/embed/<site>/…`) get no CORS
+ * at all: a page is framed, never fetched, and a page on another origin must not read which answer (the content's
+ * title, or the 451 refusal) its visitor got (issue 22, item 4). Preflights and calls from other origins are refused in
+ * the v2 error format, naming the origin (`allowed_origins` takes patterns: origin-patterns.ts).
  */
 import type { Config } from './config.ts';
 import { ApiError } from './errors.ts';
@@ -55,15 +57,16 @@ export function refuseOtherOrigins(request: Request, config: Config): void {
 function isApi(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
-function isEmbed(path: string): boolean {
-  return path.startsWith('/embed/');
+/** The embed bundle and its files (`/embed/reelgate.js`, `/embed/reelgate.css`, …): one segment under /embed/. */
+function isEmbedAsset(path: string): boolean {
+  return /^\/embed\/[^/]+$/.test(path);
 }
 
 /** Answers an OPTIONS request, or null when it is not one. */
 export function preflight(request: Request, config: Config, devMode = false): Response | null {
   if (request.method !== 'OPTIONS') return null;
   const path = new URL(request.url).pathname;
-  if (isEmbed(path)) {
+  if (isEmbedAsset(path)) {
     return new Response(null, { status: 204, headers: { 'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-max-age': '86400' } });
   }
@@ -95,7 +98,7 @@ export function preflight(request: Request, config: Config, devMode = false): Re
 export function applyCors(request: Request, response: Response, config: Config | null,
   path = new URL(request.url).pathname): void {
   const headers = response.headers;
-  if (isEmbed(path)) {
+  if (isEmbedAsset(path)) {
     headers.set('access-control-allow-origin', '*');
     return;
   }

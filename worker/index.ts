@@ -21,6 +21,7 @@ import { playRoute } from './routes/play.ts';
 import { playerRoute } from './routes/player.ts';
 import { apiSource } from './render/api-source.ts';
 import { renderPage } from './render/page.ts';
+import { keyOnHost } from './public-origin.ts';
 import { isOwnResponse } from './respond.ts';
 import { applySecurityHeaders } from './security-headers.ts';
 import { devMode } from './visitor.ts';
@@ -81,7 +82,10 @@ read('*', async (request, env, ctx) => {
   const page = await pageAsset(request, env);
   if (request.method !== 'GET' || page.status !== 200 || !page.headers.get('content-type')?.startsWith('text/html')) return page;
   const visit = { request, env, ctx, config: request.config };
-  return renderPage(page, apiSource(visit, (internal) => router.fetch(internal, env, ctx)));
+  const rendered = await renderPage(page, apiSource(visit, (internal) => router.fetch(internal, env, ctx)));
+  // Its links and JSON-LD name the request's host unless a public origin is configured: then kept per host.
+  keyOnHost(rendered.headers, request.config);
+  return rendered;
 });
 
 /**

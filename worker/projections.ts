@@ -4,6 +4,7 @@
  */
 import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from './contract/public-api.ts';
 import type { Media, MediaRendition, Player, Playlist, PlaylistType, TextTrack } from './contract/v2-types.ts';
+import { httpUrl } from './contract/links.ts';
 import { posterSet } from './catalog/posters.ts';
 import { dimension, renditionLabel, sourceTypeOf } from './catalog/source-types.ts';
 
@@ -47,7 +48,8 @@ export function feedItem(media: Media, { allowlist, delivery }: ProjectionOption
     publish_end_date: m.publish_end_date ?? null,
     thumbnail: posters?.url ?? null,
     thumbnails: posters?.sizes ?? [],
-    permalink: m.permalink ?? null,
+    // Only an http(s) URL is a link (contract/links.ts): a `javascript:` permalink is no permalink.
+    permalink: httpUrl(m.permalink),
     media_type: media.media_type,
     custom_params: allowedCustomParams(m.custom_params, allowlist),
   };
@@ -62,7 +64,7 @@ export function playlistHeader(playlist: Pick<Playlist, 'id' | 'metadata'>, type
     title: m.title,
     description: m.description ?? null,
     author: m.author ?? null,
-    link: m.link ?? null,
+    link: httpUrl(m.link),
   };
 }
 

@@ -2,6 +2,7 @@
  * The worker's public API as the elements call it. The worker is found from the bundle's own URL
  * (`import.meta.url`), so a page that loads `https://<worker>/embed/reelgate.js` needs no endpoint attribute.
  */
+import { isHttpLink } from '../../worker/contract/links.ts';
 import type {
   ErrorResponse, FeedResponse, GateResponse, MediaResponse, PlayerResponse,
 } from '../../worker/contract/public-api.ts';
@@ -99,7 +100,10 @@ async function fetchJson<T>(url: string, signal: AbortSignal, retries = 2): Prom
   }
   let body: unknown = null;
   try {
-    body = await response.json();
+    // Links as the elements expose them (an item's `permalink`, a playlist's `link`, any field named `…link` in an
+    // answer: in `items`, `feed`, `mediaItem`, the events' `item`): an http(s) URL or null, never another scheme
+    // (`javascript:`), whatever worker answered (an `endpoint` may name another one). Issue 22, item 5.
+    body = JSON.parse(await response.text(), (key, value: unknown) => (/link$/.test(key) && !isHttpLink(value) ? null : value));
   } catch (error) {
     if (signal.aborted) throw error;
   }

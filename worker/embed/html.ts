@@ -3,8 +3,8 @@
  * and the short pages an embed answers with when it cannot show its content (a refusal names nothing of it).
  * Everything interpolated is escaped; ids are checked before they get here.
  */
-import { FRAME_SCRIPT } from './frame-script.ts';
-import type { EmbedTarget } from './targets.ts';
+import { FRAME_SCRIPT, frameLayout } from './frame-script.ts';
+import type { EmbedKind, EmbedTarget } from './targets.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export function escapeHtml(text: string): string {
@@ -19,7 +19,8 @@ export function escapeHtml(text: string): string {
 const BASE_STYLE = [
   ':root{color-scheme:light dark}',
   'html,body{margin:0;background:transparent}',
-  'body{font:16px/1.4 system-ui,sans-serif}',
+  // In rem, as the frame's posted height is (frame-script.ts `frameLayout`): the player's rows scale with it.
+  'body{font:1rem/1.4 system-ui,sans-serif}',
   '.note{margin:0;padding:1rem}',
 ].join('');
 const ELEMENT_STYLE = [
@@ -29,8 +30,17 @@ const ELEMENT_STYLE = [
   '.fallback{margin:0;padding:1rem}',
 ].join('');
 
+/** What the embed URL alone says of the frame: the same for every visitor, refused or not. */
+export interface FrameShape {
+  kind: EmbedKind;
+  /** Whether the URL names a player (`?player=`): its toolbar row is part of the layout. */
+  player: boolean;
+}
+
 interface PageParts {
   title: string;
+  /** The frame's layout (its posted height); null for a page no URL of ours names. */
+  frame: FrameShape | null;
   body: string;
   /** The bundle to load; null for a page with no element (a refusal). */
   bundle: string | null;
@@ -40,7 +50,13 @@ interface PageParts {
   devIp: string | null;
 }
 
-function page({ title, body, bundle, oembed, devIp }: PageParts): string {
+function frameMeta(frame: FrameShape | null): string {
+  if (!frame) return '';
+  const { ratio, rem } = frameLayout(frame.kind, frame.player);
+  return `<meta name="reelgate-frame" content="${ratio} ${rem}">`;
+}
+
+function page({ title, frame, body, bundle, oembed, devIp }: PageParts): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -51,6 +67,7 @@ function page({ title, body, bundle, oembed, devIp }: PageParts): string {
     `<title>${escapeHtml(title)}</title>`,
     oembed ? `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembed)}" title="${escapeHtml(title)}">` : '',
     devIp ? `<meta name="reelgate-dev-ip" content="${escapeHtml(devIp)}">` : '',
+    frameMeta(frame),
     `<style>${BASE_STYLE}${bundle ? ELEMENT_STYLE : ''}</style>`,
     `<script>${FRAME_SCRIPT}</script>`,
     bundle ? `<script type="module" src="${escapeHtml(bundle)}"></script>` : '',
@@ -79,19 +96,24 @@ export function embedPage({ target, title, bundle, oembed, devIp }: EmbedPageOpt
     ? `<reel-player site="${target.site}" media="${target.id}"${player}>${fallback}</reel-player>`
     : `<reel-player site="${target.site}"${player} for="shelf"></reel-player>\n`
       + `<reel-playlist id="shelf" site="${target.site}" playlist="${target.id}">${fallback}</reel-playlist>`;
-  return page({ title, body, bundle, oembed, devIp });
+  return page({ title, frame: { kind: target.kind, player: target.player !== null }, body, bundle, oembed, devIp });
 }
 
 /** What an embed page shows when it cannot show its content, by status. Names nothing of the content. */
 const REFUSALS: Record<number, string> = {
   400: 'This embed address is not valid.',
+  403: 'This page is made to be shown in an iframe.',
   404: 'This video or playlist does not exist, or is not published.',
   429: 'Too many requests right now. Please try again in a minute.',
   451: 'This content is not available in your region.',
 };
 
-export function refusalPage(status: number): string {
+/**
+ * A refusal, laid out as the frame its URL asked for (`frame`): it posts the heights an allowed page of that URL posts,
+ * so the parent cannot tell the two apart by them.
+ */
+export function refusalPage(status: number, frame: FrameShape | null): string {
   const text = REFUSALS[status] ?? 'This video cannot be shown right now. Please try again later.';
-  return page({ title: status === 451 ? 'Not available' : 'Unavailable', body: `<p class="note" role="alert">${text}</p>`,
-    bundle: null, oembed: null, devIp: null });
+  return page({ title: status === 451 ? 'Not available' : 'Unavailable', frame,
+    body: `<p class="note" role="alert">${text}</p>`, bundle: null, oembed: null, devIp: null });
 }

@@ -1,8 +1,8 @@
 /**
  * Which URLs are this worker's embeds, and how they are spelt. An embed page is `/embed/<site>/media/<id>` (a player)
  * or `/embed/<site>/playlists/<id>` (a shelf with a player above it), optionally with `?player=<id>` for a player
- * configuration's `setup_config`. `/oembed` answers for exactly these URLs on this worker's own host (README,
- * "Embedding without scripts").
+ * configuration's `setup_config`. `/oembed` answers for exactly these URLs on this worker's own host, or its configured
+ * `public_origin`'s (README, "Embedding without scripts").
  */
 import { invalidRequest } from '../errors.ts';
 import { RESOURCE_ID, SITE_ID } from '../config.ts';
@@ -44,10 +44,11 @@ const MAX_URL_LENGTH = 400;
 
 /**
  * The embed a pasted URL names, or null when it is not one of this worker's (another host, another path: the caller
- * answers 404). A URL that cannot be read, or an embed URL with a malformed id, is refused with 400. Query
- * parameters other than `player` (tracking parameters a CMS or a share button added) are ignored.
+ * answers 404). `ownHosts` are the hosts that are this worker's (public-origin.ts `ownHosts`, lower-case). A URL that
+ * cannot be read, or an embed URL with a malformed id, is refused with 400. Query parameters other than `player`
+ * (tracking parameters a CMS or a share button added) are ignored.
  */
-export function parseEmbedUrl(raw: string, ownHost: string): EmbedTarget | null {
+export function parseEmbedUrl(raw: string, ownHosts: readonly string[]): EmbedTarget | null {
   if (raw.length > MAX_URL_LENGTH) throw invalidRequest(`"url" is too long (at most ${MAX_URL_LENGTH} characters).`);
   let url: URL;
   try {
@@ -57,7 +58,7 @@ export function parseEmbedUrl(raw: string, ownHost: string): EmbedTarget | null 
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidRequest('"url" must be an http or https URL.');
   if (url.username || url.password) throw invalidRequest('"url" must not carry credentials.');
-  if (url.host.toLowerCase() !== ownHost.toLowerCase()) return null;
+  if (!ownHosts.includes(url.host.toLowerCase())) return null;
   const match = EMBED_PATH.exec(url.pathname);
   if (!match) return null;
   const [, site, segment, id] = match as unknown as [string, string, string, string];

@@ -8,6 +8,7 @@
 import type { FeedResponse, MediaResponse } from '../contract/public-api.ts';
 import { mediaPolicies } from '../geo/enforce.ts';
 import { heldMembership } from '../geo/membership.ts';
+import { publicOrigin } from '../public-origin.ts';
 import type { Visit } from '../routes/context.ts';
 import type { Answer, RenderSource } from './page.ts';
 import { regionsOf, type Regions } from './regions.ts';
@@ -47,7 +48,8 @@ export function apiSource(visit: Visit, api: ApiFetch): RenderSource {
       if (!regions.has(key)) regions.set(key, regionsOf(names.map((name) => visit.config.policies.get(name)!)));
       return regions.get(key)!;
     },
-    embedUrl: (site, media) => `${origin}/embed/${seg(site)}/media/${seg(media)}`,
+    // Written into the page (links, JSON-LD): the public origin when one is configured, never what `Host` said.
+    embedUrl: (site, media) => `${publicOrigin(page, visit.config)}/embed/${seg(site)}/media/${seg(media)}`,
     page: new URL(page.url),
   };
 }

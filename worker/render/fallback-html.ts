@@ -4,6 +4,7 @@
  * named slot are never shown), so the same markup needs no hydration and no Lit on the server. Everything
  * interpolated is escaped.
  */
+import { httpUrl } from '../contract/links.ts';
 import type { FeedItem, FeedResponse, MediaResponse } from '../contract/public-api.ts';
 import { escapeHtml } from '../embed/html.ts';
 
@@ -15,9 +16,13 @@ function minutes(seconds: number): string {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
-/** Where a title links: the publisher's article for the item when it has one, otherwise the worker's embed page. */
-export function itemHref(item: FeedItem, embedUrl: string): string {
-  return item.permalink ?? embedUrl;
+/**
+ * Where a title links: the publisher's article for the item when it has one that is an http(s) URL, otherwise the
+ * worker's embed page. Never another scheme (`javascript:`): the answer was checked when projected, and is again here,
+ * as a cache entry may predate that check.
+ */
+export function itemHref(item: Pick<FeedItem, 'permalink'>, embedUrl: string): string {
+  return httpUrl(item.permalink) ?? embedUrl;
 }
 
 function itemHtml(item: FeedItem, embedUrl: string): string {
@@ -28,8 +33,9 @@ function itemHtml(item: FeedItem, embedUrl: string): string {
 
 /** A shelf: its title and a list of linked titles. `embedUrlOf` gives each item's embed page. */
 export function playlistFallback(feed: FeedResponse, embedUrlOf: (item: FeedItem) => string): string {
-  const title = feed.playlist.link
-    ? `<a href="${escapeHtml(feed.playlist.link)}">${escapeHtml(feed.playlist.title)}</a>`
+  const link = httpUrl(feed.playlist.link);
+  const title = link
+    ? `<a href="${escapeHtml(link)}">${escapeHtml(feed.playlist.title)}</a>`
     : escapeHtml(feed.playlist.title);
   const items = feed.items.map((item) => itemHtml(item, embedUrlOf(item))).join('');
   return `<div class="${FALLBACK_CLASS}" data-reelgate-rendered="playlist"><p>${title}</p>` +

@@ -4,6 +4,7 @@
  * `thumbnailUrl` and `uploadDate` (required), `description`, `duration`, `embedUrl` and the regions.
  */
 import type { Graph, VideoObject } from 'schema-dts';
+import { httpUrl } from '../contract/links.ts';
 import type { FeedItem } from '../contract/public-api.ts';
 import type { Regions } from './regions.ts';
 
@@ -28,7 +29,9 @@ export function videoObject(item: FeedItem, embedUrl: string, regions: Regions):
   if (item.thumbnail) video.thumbnailUrl = item.thumbnails.length ? item.thumbnails.map((t) => t.url) : [item.thumbnail];
   if (item.publish_start_date) video.uploadDate = item.publish_start_date;
   if (item.duration !== null) video.duration = isoDuration(item.duration);
-  if (item.permalink) video.url = item.permalink;
+  // Only an http(s) URL is listed as the video's page (a `javascript:` permalink is none).
+  const permalink = httpUrl(item.permalink);
+  if (permalink) video.url = permalink;
   if (regions && 'allowed' in regions) video.regionsAllowed = regions.allowed.join(' ');
   if (regions && 'ineligible' in regions) video.ineligibleRegion = regions.ineligible.join(' ');
   return video;

@@ -8,12 +8,14 @@
  */
 import { enforceVisitorLimit } from '../abuse-limit.ts';
 import { bundlePath } from '../embed/bundle.ts';
-import { embedPage, refusalPage } from '../embed/html.ts';
+import { framedOrUnknown, notFramed } from '../embed/fetch-metadata.ts';
+import { embedPage, refusalPage, type FrameShape } from '../embed/html.ts';
 import { resolveEmbed } from '../embed/resolve.ts';
 import { oembedUrl, type EmbedKind, type EmbedTarget } from '../embed/targets.ts';
 import type { Env } from '../env.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { readQuery, requireId, requireSiteId } from '../request-guard.ts';
+import { keyOnHost, publicOrigin } from '../public-origin.ts';
 import { PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { DEV_IP_HEADER, devMode } from '../visitor.ts';
 import type { Handler, RouteRequest } from './context.ts';
@@ -28,18 +30,26 @@ function htmlResponse(body: string, status: number, cacheControl: string): Respo
   return new Response(body, { status, headers: { 'content-type': HTML, 'cache-control': cacheControl } });
 }
 
-/** An error as the short page an iframe shows: its status, never the content, never cached. */
-export function embedErrorPage(error: unknown): Response {
+/**
+ * An error as the short page an iframe shows: its status, never the content, never cached. `frame` is the layout the
+ * embed URL asked for (null when no embed URL is known): a refusal posts the heights an allowed page would.
+ */
+export function embedErrorPage(error: unknown, frame: FrameShape | null = null): Response {
   const known = error instanceof ApiError ? error : null;
   if (!known) console.error('reelgate: unexpected error', error instanceof Error ? error.name : typeof error);
   const status = known?.status ?? 500;
-  const response = htmlResponse(refusalPage(status), status, 'no-store');
+  const response = htmlResponse(refusalPage(status, frame), status, 'no-store');
   if (known?.retryAfterSeconds != null) response.headers.set('retry-after', String(known.retryAfterSeconds));
   return response;
 }
 
 async function embed(routed: RouteRequest, env: Env, ctx: ExecutionContext, kind: EmbedKind): Promise<Response> {
+  // The frame's layout, from the URL alone: a refusal gets the same one as the content would (frame-script.ts).
+  const frame: FrameShape = { kind, player: new URL(routed.url).searchParams.has('player') };
   try {
+    // A load that is no frame (`<object>`, a prefetch…) gets one answer, before any decision: its success or failure
+    // would tell the page that made it what the policies decided (embed/fetch-metadata.ts).
+    if (!framedOrUnknown(routed)) throw notFramed();
     const dev = devMode(env);
     const query = readQuery(routed, dev ? ['player', 'dev_ip'] as const : ['player'] as const);
     let request: Request = routed;
@@ -58,12 +68,14 @@ async function embed(routed: RouteRequest, env: Env, ctx: ExecutionContext, kind
       player: query.player === undefined ? null : requireId(query.player, 'player'),
     };
     const found = await resolveEmbed({ request, env, ctx, config: routed.config }, target, { thumbnail: false });
-    const origin = new URL(routed.url).origin;
+    // The discovery URL names the public origin when one is configured, never what `Host` said (public-origin.ts).
     const body = embedPage({ target, title: found.title, bundle: await bundlePath(routed, env),
-      oembed: oembedUrl(origin, target), devIp });
-    return htmlResponse(body, 200, found.personal || devIp ? PRIVATE_NO_STORE : publicCacheControl(PAGE_MAX_AGE));
+      oembed: oembedUrl(publicOrigin(routed, routed.config), target), devIp });
+    const response = htmlResponse(body, 200, found.personal || devIp ? PRIVATE_NO_STORE : publicCacheControl(PAGE_MAX_AGE));
+    keyOnHost(response.headers, routed.config);
+    return response;
   } catch (error) {
-    return embedErrorPage(error);
+    return embedErrorPage(error, frame);
   }
 }
 

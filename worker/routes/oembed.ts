@@ -7,12 +7,15 @@
  * four above are ignored, as consumers add their own (the spec lets providers define more).
  */
 import { enforceVisitorLimit } from '../abuse-limit.ts';
+import { httpUrl } from '../contract/links.ts';
+import { crossSiteOembed, ownOrNoBrowser } from '../embed/fetch-metadata.ts';
 import { resolveEmbed } from '../embed/resolve.ts';
 import { resizeSnippet } from '../embed/frame-script.ts';
 import { escapeHtml } from '../embed/html.ts';
 import { embedUrl, parseEmbedUrl, type EmbedKind } from '../embed/targets.ts';
 import { ApiError, invalidRequest, notFound } from '../errors.ts';
 import { intParam } from '../request-guard.ts';
+import { keyOnHost, ownHosts, publicOrigin } from '../public-origin.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import type { Handler } from './context.ts';
 
@@ -67,6 +70,15 @@ export function embedSize(kind: EmbedKind, maxWidth: number | null, maxHeight: n
   return { width, height: Math.min(height, maxHeight ?? height) };
 }
 
+/** A playback URL is a path on this worker, and a consumer needs it absolute; only an http(s) URL is listed at all. */
+function absoluteHttpUrl(url: string, origin: string): string | null {
+  try {
+    return httpUrl(new URL(url, `${origin}/`).href);
+  } catch {
+    return null;
+  }
+}
+
 function iframeHtml(src: string, title: string, width: number, height: number, origin: string): string {
   return `<iframe src="${escapeHtml(src)}" width="${width}" height="${height}" title="${escapeHtml(title)}" `
     + 'style="border:0;max-width:100%" allow="autoplay; fullscreen; picture-in-picture; encrypted-media" allowfullscreen '
@@ -75,6 +87,9 @@ function iframeHtml(src: string, title: string, width: number, height: number, o
 }
 
 export const oembedRoute: Handler = async (request, env, ctx) => {
+  // Another site's page gets one answer, before any decision: it reads none (no CORS), but its load's success or failure
+  // would tell it the decision (embed/fetch-metadata.ts).
+  if (!ownOrNoBrowser(request)) throw crossSiteOembed();
   const query = readParameters(request);
   if (query.url === undefined || query.url === '') {
     throw invalidRequest('"url" is required: the address of an embed, e.g. https://<worker>/embed/<site>/media/<id>.');
@@ -84,8 +99,9 @@ export const oembedRoute: Handler = async (request, env, ctx) => {
   if (format !== 'json') throw invalidRequest('"format" must be json.');
   const maxWidth = query.maxwidth === undefined ? null : intParam(query.maxwidth, 'maxwidth', 0, 1, MAX_DIMENSION);
   const maxHeight = query.maxheight === undefined ? null : intParam(query.maxheight, 'maxheight', 0, 1, MAX_DIMENSION);
-  const own = new URL(request.url);
-  const target = parseEmbedUrl(query.url, own.host);
+  // Every URL of the answer names the public origin when one is configured, never what `Host` said (public-origin.ts).
+  const origin = publicOrigin(request, request.config);
+  const target = parseEmbedUrl(query.url, ownHosts(request, request.config));
   if (!target) throw notFound('This URL is not an embed of this service.');
   await enforceVisitorLimit(request, env);
 
@@ -98,20 +114,23 @@ export const oembedRoute: Handler = async (request, env, ctx) => {
     version: '1.0',
     type: target.kind === 'media' ? 'video' : 'rich',
     title: found.title,
-    provider_name: own.host,
-    provider_url: `${own.origin}/`,
-    html: iframeHtml(embedUrl(own.origin, target), found.title, width, height, own.origin),
+    provider_name: new URL(origin).host,
+    provider_url: `${origin}/`,
+    html: iframeHtml(embedUrl(origin, target), found.title, width, height, origin),
     width,
     height,
     cache_age: cacheAge,
   };
-  if (found.thumbnail) {
-    // A playback URL is a path on this worker; a consumer needs it absolute. Its size is the embed's (16:9 posters).
-    body.thumbnail_url = new URL(found.thumbnail, own.origin).href;
+  const thumbnail = found.thumbnail ? absoluteHttpUrl(found.thumbnail, origin) : null;
+  if (thumbnail) {
+    // Its size is the embed's (16:9 posters).
+    body.thumbnail_url = thumbnail;
     body.thumbnail_width = width;
     body.thumbnail_height = Math.round((width * 9) / 16);
   }
-  return jsonResponse(request, body, {
+  const response = await jsonResponse(request, body, {
     cacheControl: found.personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(300, CACHE_AGE)),
   });
+  keyOnHost(response.headers, request.config);
+  return response;
 };

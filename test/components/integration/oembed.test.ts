@@ -2,7 +2,7 @@
  * Embedding without scripts, end to end (issue 14, item 6): a media URL and a playlist URL are asked of /oembed (as a
  * CMS's server would, here through the test server's proxy), the `html` it returns is put into this page as a CMS
  * would, and the iframe shows a working player / a shelf with cards from the real worker, and takes the height the
- * embed page reports. The iframe is cross-origin (the worker's own address), so what it shows is read through the
+ * embed page reports: its layout's, from its width alone (issue 22, item 4), never measured from what it shows. The iframe is cross-origin (the worker's own address), so what it shows is read through the
  * browser's DevTools connection (web-test-runner.config.mjs, `reelgate-frame`). Ids are the sandbox's seed.
  */
 import { expect, waitUntil } from '@open-wc/testing';
@@ -17,6 +17,12 @@ interface FrameView {
   status: string;
   text: string;
   height: number;
+  width: number;
+  rem: number;
+  /** The page's `reelgate-frame` meta: `<ratio> <rem>`. */
+  layout: string | null;
+  viewport: number;
+  scrollHeight: number;
   player: { state: string | null; media: string | null; src: string | null; readyState: number } | null;
   playlist: { state: string | null; cards: number } | null;
 }
@@ -29,6 +35,12 @@ async function oembed(url: string): Promise<OEmbed> {
   const response = await fetch(`/oembed?url=${encodeURIComponent(url)}&format=json&maxwidth=560`);
   expect(response.status, await response.clone().text()).to.equal(200);
   return response.json() as Promise<OEmbed>;
+}
+
+/** The height a frame posts: its layout's at its width (worker/embed/frame-script.ts), whatever it shows. */
+function layoutHeight(view: FrameView): number {
+  const [ratio, rem] = view.layout!.split(' ').map(Number) as [number, number];
+  return Math.ceil(view.width * ratio + rem * view.rem);
 }
 
 /** Puts oEmbed html into the page the way a CMS does (its resize script runs), and returns the iframe. */
@@ -82,13 +94,17 @@ describe('oEmbed and iframe embeds against the real worker', () => {
       'a player that plays its source', true);
     expect(view.player!.media).to.equal(media.id);
     expect(view.player!.src).to.match(new RegExp(`/cdn/(videos/${media.id}/[A-Za-z0-9]+\\.mp4|hls/${media.id}/master\\.m3u8)$`));
-    // The embed page reported its height and the pasted snippet gave it to the iframe.
-    await waitUntil(async () => iframe.style.height === `${(await frameView(url))?.height}px`, 'the iframe never took the page height',
+    // The embed page reported its layout's height and the pasted snippet gave it to the iframe: the player and its
+    // rows fit it, nothing scrolls.
+    const expected = layoutHeight(view);
+    await waitUntil(() => iframe.style.height === `${expected}px`, 'the iframe never took the page\'s layout height',
       { timeout: 30000, interval: 100 });
-    expect(iframe.getBoundingClientRect().height).to.be.greaterThan(0);
+    const settled = await until(url, (v) => v.viewport === expected, 'the frame at the height the iframe took');
+    expect(settled.scrollHeight, 'the player fits its frame').to.be.at.most(settled.viewport);
+    expect(Math.round(iframe.getBoundingClientRect().height)).to.equal(expected);
   });
 
-  it('turns a pasted playlist URL into a shelf with cards and a player, and the iframe grows to the shelf', async function () {
+  it('turns a pasted playlist URL into a shelf with cards and a player, in an iframe of the shelf\'s layout', async function () {
     this.timeout(HANG_BOUND_MS);
     const url = `${worker}/embed/${SITE}/playlists/${FOOD}`;
     const answer = await oembed(url);
@@ -98,10 +114,12 @@ describe('oEmbed and iframe embeds against the real worker', () => {
     const view = await until(url, (v) => v.playlist?.state === 'complete' && v.playlist.cards > 0
       && v.player?.state === 'complete' && Boolean(v.player.src), 'a shelf with cards and a cued player');
     expect(view.playlist!.cards).to.be.greaterThan(0);
-    await waitUntil(async () => iframe.style.height === `${(await frameView(url))?.height}px`, 'the iframe never took the page height',
+    // The player and room for the shelf (the same for every visitor); more cards than fit scroll inside the frame.
+    const expected = layoutHeight(view);
+    await waitUntil(() => iframe.style.height === `${expected}px`, 'the iframe never took the page\'s layout height',
       { timeout: 30000, interval: 100 });
-    const settled = await until(url, (v) => `${v.height}px` === iframe.style.height, 'the frame at the height the iframe took');
-    expect(Math.round(iframe.getBoundingClientRect().height)).to.equal(settled.height);
+    const settled = await until(url, (v) => v.viewport === expected, 'the frame at the height the iframe took');
+    expect(Math.round(iframe.getBoundingClientRect().height)).to.equal(settled.viewport);
   });
 
   it('shows a refused visitor only a short refusal inside the iframe, and /oembed tells a refused CMS nothing', async function () {
