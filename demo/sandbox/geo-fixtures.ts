@@ -112,10 +112,14 @@ export const GEO_FIXTURES: readonly GeoFixture[] = [
   fx('203.0.113.15', 'NZ', 'Auckland; clean answer', place('auckland')),
   fx('203.0.113.16', 'AR', 'Buenos Aires; clean answer', place('buenosaires')),
   fx('203.0.113.17', 'NG', 'Lagos; clean answer', place('lagos')),
-  // 2001:db8::/32
+  // 2001:db8::/32: each of these stands for its own network, so each sits in its own /64 (one subscriber's block)...
   fx('2001:db8::10', 'DE', 'Frankfurt (IPv6); clean answer', place('frankfurt')),
-  fx('2001:db8::20', 'US', 'Seattle (IPv6); vpn / anonymous', place('seattle'), { identification: 'vpn', type: 'anonymous' }),
-  fx('2001:db8::30', 'JP', 'Osaka (IPv6); cloud / hosting', place('osaka'), { identification: 'cloud', type: 'hosting' }),
-  fx('2001:db8::40', 'FR', 'Lyon (IPv6); clean answer', place('lyon')),
+  fx('2001:db8:20::20', 'US', 'Seattle (IPv6); vpn / anonymous', place('seattle'), { identification: 'vpn', type: 'anonymous' }),
+  fx('2001:db8:30::30', 'JP', 'Osaka (IPv6); cloud / hosting', place('osaka'), { identification: 'cloud', type: 'hosting' }),
+  fx('2001:db8:40::40', 'FR', 'Lyon (IPv6); clean answer', place('lyon')),
   fx('2001:db8:1::1', 'GB', "London (IPv6); quirk: two_letter_country_code 'uk'", place('london', { two_letter_country_code: 'uk' })),
+  // ...but for this pair, which shares 2001:db8:64::/64 with different proxy classes: one /64 is no one verdict.
+  fx('2001:db8:64::10', 'DE', 'Berlin (IPv6); clean answer; shares its /64 with 2001:db8:64::20', place('berlin')),
+  fx('2001:db8:64::20', 'US', 'New York (IPv6); vpn / anonymous; shares its /64 with 2001:db8:64::10', place('newyork'),
+    { identification: 'vpn', type: 'anonymous' }),
 ];

@@ -3,6 +3,7 @@
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PROXY_IDENTIFICATIONS, PROXY_TYPES } from '../../worker/contract/geo-types.ts';
+import { visitorNetwork } from '../../worker/upstream/index.ts';
 import { catalog, errorShape, GEO_KEY, ORIGIN, reset } from './helpers.ts';
 
 beforeEach(() => reset({ rate_limit_per_minute: 10_000 }));
@@ -58,6 +59,27 @@ describe('fixtures', () => {
     for (const value of PROXY_IDENTIFICATIONS) expect(proxies.map((p) => p.identification)).toContain(value);
     for (const value of PROXY_TYPES) expect(proxies.map((p) => p.type)).toContain(value);
     expect(proxies.some((p) => p.identification === null && p.type === null)).toBe(true);
+  });
+
+  it('geo verdicts are shared by a whole IPv6 /64 (issue 22, item 2): the IPv6 fixtures sit in their own /64s, but for one pair of different proxy classes', async () => {
+    const { geo } = await catalog();
+    const v6 = (geo.fixtures as Array<{ ip: string; expected_country: string | null; proxy: unknown }>)
+      .filter((f) => f.ip.includes(':'));
+    const byNetwork = new Map<string, typeof v6>();
+    for (const fixture of v6) {
+      const network = visitorNetwork(fixture.ip)!;
+      byNetwork.set(network, [...byNetwork.get(network) ?? [], fixture]);
+    }
+    const shared = [...byNetwork.entries()].filter(([, fixtures]) => fixtures.length > 1);
+    expect(shared.map(([network]) => network)).toEqual(['2001:db8:64::/64']);
+    expect(shared[0]![1].map((f) => [f.ip, f.expected_country, f.proxy])).toEqual([
+      ['2001:db8:64::10', 'DE', { identification: null, type: null }],
+      ['2001:db8:64::20', 'US', { identification: 'vpn', type: 'anonymous' }],
+    ]);
+    for (const [ip, country] of [['2001:db8:64::10', 'DE'], ['2001:db8:64::20', 'US']] as const) {
+      const body = await (await lookup(ip)).json<{ geo: Record<string, unknown> }>();
+      expect(body.geo.two_letter_country_code).toBe(country);
+    }
   });
 
   it("copies the provider family's quirks: 'uk', lower case, numbers for strings, strings for integers", async () => {

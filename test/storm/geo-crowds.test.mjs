@@ -52,7 +52,7 @@ describe('proxy rules do not fail open when the geo lookups run out (issue 10, b
   const proxies = [
     ['a Tor relay', '198.51.100.14'],
     ['a hosting address', '198.51.100.10'],
-    ['a hosting IPv6 address', '2001:db8::30'],
+    ['a hosting IPv6 address', '2001:db8:30::30'],
   ];
   for (const [what, ip] of proxies) {
     test(`${what} (${ip}) is not let through the europe gate or to its media`, async () => {

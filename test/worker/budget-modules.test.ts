@@ -15,7 +15,7 @@ import { GeoApiError, UpstreamRequestError, V2ApiError } from '../../worker/upst
 /** 60/min (a token a second), burst 10, floors 0.3 each: visitors may hold 7 at once. Two seconds' wait. */
 const CONFIG: BudgetConfig = {
   ratePerMinute: 60, burst: 10, maxWaitMs: 2000, gatewayFloor: 0.3, publicFloor: 0.3,
-  geoRatePerMinute: 60, geoBurst: 5, upstreamTimeoutMs: 1000,
+  geoRatePerMinute: 60, geoBurst: 5, geoLookupsPerNetwork: 10, geoNetworkWindowSeconds: 600, upstreamTimeoutMs: 1000,
 };
 
 function clock(start = 1_000_000) {

@@ -7,7 +7,8 @@
  * - reservations.ts: loads of several calls reserved whole (`beginLoad` / `endLoad`), expiring if abandoned;
  * - coalescing.ts: one upstream request for identical concurrent reads, and a moment's memory of finished ones;
  * - key-shares.ts and caller-shares.ts: each gateway key's account of the gateway's reserve;
- * - variants.ts: how many new feed variants a playlist may load;
+ * - variants.ts: how many new feed variants a playlist may load, and (the same count) how many new addresses of one
+ *   IPv6 /64 the Geo API may be asked about;
  * - execute.ts: the typed clients' call and its failure data; upstream-signals.ts: what each answer teaches;
  * - stats.ts: the counters `snapshot` returns.
  *
@@ -57,6 +58,8 @@ export class BudgetObject extends DurableObject<Env> {
     visitorsWaiting: () => this.admission.queued('v2', 'public'),
   });
   private readonly variants = new VariantLimiter();
+  /** Per IPv6 /64 (its salted hash): the addresses (their hashes) looked up in the window (admitGeoLookup). */
+  private readonly geoNetworks = new VariantLimiter();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -191,6 +194,18 @@ export class BudgetObject extends DurableObject<Env> {
     return this.variants.admit(scope, variant, feed.maxVariants, feed.variantWindowSeconds * 1000, this.clock());
   }
 
+  /**
+   * May the IPv6 /64 `network` have `address` looked up in the Geo API now (both salted hashes)? At most
+   * `budget.geo_lookups_per_network` distinct addresses per /64 per `budget.geo_network_window_seconds`, for all
+   * isolates together, so rotating addresses inside one /64 cannot drain the geo bucket. An address admitted in the
+   * window is admitted again (its refreshes, other isolates' misses of it). Admission is not a slot: the lookup still
+   * takes its token from the geo bucket.
+   */
+  async admitGeoLookup(network: string, address: string): Promise<VariantAdmission> {
+    const { geoLookupsPerNetwork, geoNetworkWindowSeconds } = this.budget;
+    return this.geoNetworks.admit(network, address, geoLookupsPerNetwork, geoNetworkWindowSeconds * 1000, this.clock());
+  }
+
   /** Counters for operators and tests. */
   async snapshot(): Promise<BudgetStats> {
     this.reservations.sweep(this.clock());
@@ -216,6 +231,7 @@ export class BudgetObject extends DurableObject<Env> {
     this.signals.forgetDowntime();
     this.shares.clear();
     this.variants.clear();
+    this.geoNetworks.clear();
     this.stats = emptyStats();
   }
 

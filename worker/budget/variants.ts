@@ -3,7 +3,8 @@
  * load from the upstream per window. Every new value is a new cache key and costs upstream calls, so without a bound
  * anyone can turn random values into a stream of misses. A variant admitted in the window is admitted again (its
  * refreshes, other isolates' misses of it); a new one beyond the cap is refused until the oldest admission leaves the
- * window. Kept in the budget object, so the bound holds across every isolate.
+ * window. Kept in the budget object, so the bound holds across every isolate. The same count bounds the new addresses
+ * of one IPv6 /64 the Geo API is asked about (scope: the /64, variant: the address; BudgetObject.admitGeoLookup).
  */
 export type VariantAdmission = { ok: true } | { ok: false; retryAfterSeconds: number };
 

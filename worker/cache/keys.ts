@@ -2,7 +2,8 @@
  * Every cache key of the worker, made here and nowhere else: the routes and loaders read and reserve under them, playback
  * records resolve by them, and purge (gateway/purge.ts) deletes by them and by their prefixes. In KV:
  * `feed:<site>:<playlist>` (a playlist's own feed), `feed:<site>:<playlist>:head` and `feed:<site>:<playlist>:<seed>:<tags>`
- * (its variants), `media:<site>:<media>`, `player:<site>:<player>`, `poster:<site>:<media>`, `geo:<hashed network>`.
+ * (its variants), `media:<site>:<media>`, `player:<site>:<player>`, `poster:<site>:<media>`, `geo:<hashed address>`
+ * (one caller address's own answer, never its network's).
  */
 import type { FeedVariant } from '../catalog/feed.ts';
 
@@ -19,7 +20,7 @@ export const cacheKeys = {
   media: (site: string, media: string) => `media:${site}:${media}`,
   player: (site: string, player: string) => `player:${site}:${player}`,
   poster: (site: string, media: string) => `poster:${site}:${media}`,
-  geo: (hashedNetwork: string) => `geo:${hashedNetwork}`,
+  geo: (hashedAddress: string) => `geo:${hashedAddress}`,
   /** A feed page as rendered for everyone (cache/rendered.ts, this isolate only). */
   renderedFeed: (site: string, playlist: string, variant: FeedVariant | null, page: number, pageLength: number) =>
     `${site}:${playlist}:${variant ? variantKey(variant) : ''}:${page}:${pageLength}`,

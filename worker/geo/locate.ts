@@ -1,7 +1,12 @@
 /**
  * Where the caller is. Only the caller's own address is ever looked up (the worker is no lookup service): through the
- * budgeted Geo Location API, cached in KV under a salted hash of the caller's network (an IPv4 address, an IPv6 /64:
- * one subscriber's block, so rotating addresses inside it costs no new lookups; no raw address at rest).
+ * budgeted Geo Location API, cached in KV under a salted hash of that address (no raw address at rest). The answer
+ * belongs to the address alone: a VPN exit and a clean neighbour in one IPv6 /64 each get their own verdict.
+ *
+ * What one IPv6 /64 (one subscriber's block) may spend is bounded instead: at most `budget.geo_lookups_per_network`
+ * new addresses of it are looked up per `budget.geo_network_window_seconds`, counted by the budget object for all
+ * isolates, so rotating addresses inside a /64 cannot drain the Geo API's budget. A new address beyond the cap is
+ * answered as when lookups run out (below). An IPv4 address is its own network and never meets the cap.
  *
  * Lookups are spent only where they add something: when every policy in question asks about countries and continents
  * alone (`need: 'country'`), Cloudflare's own `request.cf` answers if it knows the country, with no lookup at all.
@@ -9,11 +14,11 @@
  * either way the proxy class is then unknown, and policies with proxy rules apply their `unknown` rule
  * (geo/policy.ts), so a spent lookup window can never let a proxy through.
  */
-import { callUpstream } from '../budget/upstream.ts';
+import { budgetStub, callUpstream } from '../budget/upstream.ts';
 import { cached } from '../cache/cached.ts';
 import { cacheKeys } from '../cache/keys.ts';
 import type { Env } from '../env.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, rateLimited } from '../errors.ts';
 import type { GeoResponse } from '../contract/public-api.ts';
 import type { Visit } from '../routes/context.ts';
 import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
@@ -75,14 +80,19 @@ async function locate({ request, env, ctx, config, timing }: Visit, need: GeoNee
   const address = callerAddress(request, env);
   const configured = Boolean(env.GEO_API_URL && env.GEO_API_KEY);
   if (!address || !configured || !isPublicAddress(address)) return fallback();
-  // The same network and hash the abuse limit keyed this request by (read once per request, hashed once per visitor).
-  const hash = await hashAddress(env, callerNetwork(request, env) ?? address);
+  // The network is the visitor as the abuse limit and the budget's turns count it (an IPv4 address, an IPv6 /64); the
+  // answer is the address's own. Both hashed once per isolate (visitor.ts keeps finished hashes).
+  const network = callerNetwork(request, env) ?? address;
+  const [networkHash, addressHash] = await Promise.all([hashAddress(env, network), hashAddress(env, address)]);
   try {
     const { value, etag } = await cached<Located>({
-      env, config, ctx, kind: 'geo', key: cacheKeys.geo(hash), timing,
-      load: async (_previous, freshness) => project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
-        { lane: 'public', caller: hash, ...freshness },
-        { api: 'geo', op: 'lookup', ip: address }))),
+      env, config, ctx, kind: 'geo', key: cacheKeys.geo(addressHash), timing,
+      load: async (_previous, freshness) => {
+        if (network !== address) await admitNewAddress(env, networkHash, addressHash);
+        return project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
+          { lane: 'public', caller: networkHash, ...freshness },
+          { api: 'geo', op: 'lookup', ip: address })));
+      },
     });
     const where: GeoResponse = { ...value, source: 'geo-api' };
     if (typeof etag === 'string' && /^"[\w-]+"$/.test(etag)) tags.set(where, etag);
@@ -91,6 +101,16 @@ async function locate({ request, env, ctx, config, timing }: Visit, need: GeoNee
     if (error instanceof ApiError) return fallback();
     throw error;
   }
+}
+
+/**
+ * Whether the /64 may have one more of its addresses looked up in this window (the budget object keeps the count);
+ * beyond the cap, a refusal like an exhausted budget's: a stale answer held for the address still stands in
+ * (cache/cached.ts), else the caller is located as when lookups run out.
+ */
+async function admitNewAddress(env: Env, networkHash: string, addressHash: string): Promise<void> {
+  const admission = await budgetStub(env).admitGeoLookup(networkHash, addressHash);
+  if (!admission.ok) throw rateLimited(admission.retryAfterSeconds, 'Too many new addresses of this network located.');
 }
 
 function project(geo: ReturnType<typeof normaliseGeo>): Located {
