@@ -2,6 +2,7 @@
  * What a gateway request may carry besides its path: a few list parameters, and for writes one bounded JSON object
  * made of the spec's body attributes. Each check returns the clean value to forward, or a reason to refuse.
  */
+import { readBoundedUtf8 } from '../bounded-text.ts';
 import { checkListQuery } from '../contract/list-query.ts';
 import type { RouteSpec } from './v2-routes.ts';
 
@@ -78,33 +79,9 @@ function checkActionBody(members: readonly string[], body: Record<string, unknow
 
 /** Reads at most `MAX_BODY_BYTES + 1` bytes of a request body, so an endless stream cannot exhaust memory. */
 export async function readBoundedText(request: Request, limit = MAX_BODY_BYTES): Promise<Checked<string>> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    return refuse(`The request body is larger than ${limit} bytes.`, 413, 'payload_too_large');
-  }
-  if (!request.body) return { ok: true, value: '' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return refuse(`The request body is larger than ${limit} bytes.`, 413, 'payload_too_large');
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return { ok: true, value: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(all) };
-  } catch {
-    return refuse('The request body is not valid UTF-8.');
-  }
+  const read = await readBoundedUtf8(request, limit);
+  if (read.ok) return { ok: true, value: read.text };
+  return read.reason === 'too_large'
+    ? refuse(`The request body is larger than ${limit} bytes.`, 413, 'payload_too_large')
+    : refuse('The request body is not valid UTF-8.');
 }

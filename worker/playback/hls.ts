@@ -27,6 +27,7 @@
  * Bounds: at most `MAX_PLAYLIST_BYTES` are read from upstream (stopped there, never buffered whole), and a playlist
  * may name at most `MAX_PLAYLIST_URIS` URIs (each grows by the playback prefix, ~170 bytes, in the answer).
  */
+import { readBoundedUtf8 } from '../bounded-text.ts';
 
 /** Why a playlist is not passed on. The message is the worker's own words (for the log), never upstream text. */
 export class PlaylistRefused extends Error {
@@ -70,38 +71,9 @@ export function folderPath(uri: string, playlistUrl: URL, folder: URL): string {
  * reading, and a body that grows past it is cancelled there. Text that is not UTF-8 is refused (RFC 8216 §4.1).
  */
 export async function readPlaylist(response: Response, limit = MAX_PLAYLIST_BYTES): Promise<string> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new PlaylistRefused('a playlist larger than the limit');
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const chunk = value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer);
-    size += chunk.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new PlaylistRefused('a playlist larger than the limit');
-    }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  try {
-    // A leading byte order mark is dropped (ignoreBOM: false), as Response.text() drops it.
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new PlaylistRefused('a playlist that is not UTF-8');
-  }
+  const read = await readBoundedUtf8(response, limit);
+  if (read.ok) return read.text;
+  throw new PlaylistRefused(read.reason === 'too_large' ? 'a playlist larger than the limit' : 'a playlist that is not UTF-8');
 }
 
 /** RFC 8216 §4.1: no C0 or C1 control but TAB, CR, LF; and U+2028/U+2029, line ends to JavaScript's `.`. */

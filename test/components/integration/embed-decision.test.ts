@@ -9,13 +9,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import { BERLIN, EUROPE_SITE, FOOD, LIVE_MUSIC as EUROPE_PLAYLIST, NEW_YORK, SITE } from '../support/seed.ts';
 
-const SITE = 'vbQmzoYd';
-const FOOD = 'DGRTLuft';
-const EUROPE_SITE = '93QufRA9';
-const EUROPE_PLAYLIST = 'TwZWDpHr';
-const BERLIN = '192.0.2.30';
-const NEW_YORK = '192.0.2.20';
 /** A bound on a hang, not a speed target: a cold worker on a busy machine loads the bundle and the sandbox slowly. */
 const HANG_BOUND_MS = 60_000;
 

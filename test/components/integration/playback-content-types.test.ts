@@ -13,11 +13,8 @@
  */
 import { expect } from '@open-wc/testing';
 import type { ErrorResponse, FeedResponse, MediaResponse } from '../../../worker/contract/public-api.ts';
+import { BERLIN, EUROPE_SITE, FOOD, SITE } from '../support/seed.ts';
 
-const SITE = 'vbQmzoYd';
-const FOOD = 'DGRTLuft';
-const EUROPE_SITE = '93QufRA9';
-const BERLIN = '192.0.2.30';
 const HLS = 'application/vnd.apple.mpegurl';
 
 declare global {

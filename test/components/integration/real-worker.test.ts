@@ -7,15 +7,10 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../components/index.ts';
 import { $, $$, nextEvent, untilState } from '../support/dom.ts';
+import { BERLIN, EUROPE_SITE, FOOD, LIVE_MUSIC, NEW_YORK, SITE } from '../support/seed.ts';
 
-const SITE = 'vbQmzoYd';
-const FOOD = 'DGRTLuft';
-const EUROPE_SITE = '93QufRA9';
-const LIVE_MUSIC = 'TwZWDpHr';
 const ARTICLE_PLAYER = 'RkWDvjNV';
 const AUTOPLAY_PLAYER = 'YPi7CmXG';
-const BERLIN = '192.0.2.30';
-const NEW_YORK = '192.0.2.20';
 const TOR_EXIT = '198.51.100.13';
 
 /** Every URL the page fetched, the real fetch still answering. */
