@@ -2,7 +2,9 @@
 // upload a media came from, its external id beside its metadata, a rendition's MIME type and media, a text track's
 // state and default flag). The platform's answers are made from them by answers.ts, and only there: no route answers
 // a record as it is stored.
-import type { MediaMetadata as AnsweredMetadata, MediaUpload, Timestamp } from '../../worker/contract/v2-types.ts';
+import type {
+  MediaMetadata as AnsweredMetadata, MediaUpload, PlaylistMetadata, PlaylistType, Timestamp,
+} from '../../worker/contract/v2-types.ts';
 
 /** The upload a media was made from, as its create body gave it (the contract's type). */
 export type { MediaUpload };
@@ -71,7 +73,7 @@ export interface TextTrack extends StoredBase<'text_track'> {
  * type, and whether it is the site's default recommendations playlist (as the untyped answer has them).
  */
 export interface Playlist extends StoredBase<'playlist'> {
-  playlist_type: import('../../worker/contract/v2-types.ts').PlaylistType;
+  playlist_type: PlaylistType;
   default: boolean;
-  metadata: import('../../worker/contract/v2-types.ts').PlaylistMetadata & { [member: string]: unknown };
+  metadata: PlaylistMetadata & { [member: string]: unknown };
 }

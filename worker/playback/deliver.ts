@@ -12,11 +12,11 @@
  * folder one of those or WebVTT, a poster an image, a text track WebVTT; opaque binary (keys, `.bin` sources) and DASH
  * manifests pass as `Content-Disposition: attachment`. The type sent is the worker's normalised one, never the
  * upstream's text. Anything else is refused, 502 `playback_unsupported_type`, before a byte of it is sent or cached.
- * Every answer also carries `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`
- * (security-headers.ts), so even an image that can hold script (SVG) opened on its own runs none, in an opaque origin.
+ * Every answer also carries `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`,
+ * set at the front door for every /api/play/ answer, refusals included (security-headers.ts), so even an image that
+ * can hold script (SVG) opened on its own runs none, in an opaque origin.
  */
 import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
-import { PLAYBACK_CSP } from '../security-headers.ts';
 import { isPlaylist, PlaylistOutsideFolder, readPlaylist, rewritePlaylist } from './hls.ts';
 import type { Resolved } from './resolve.ts';
 import type { PlaybackGrant, PlaybackResource } from './token.ts';
@@ -82,13 +82,6 @@ export function servedType(resource: PlaybackResource, folder: boolean, contentT
   }
 }
 
-/** The headers every playback answer carries, whatever it is: it is never a document nor a script. */
-function guard(headers: Headers): Headers {
-  headers.set('x-content-type-options', 'nosniff');
-  headers.set('content-security-policy', PLAYBACK_CSP);
-  return headers;
-}
-
 export interface DeliverOptions {
   request: Request;
   ctx: ExecutionContext;
@@ -151,7 +144,7 @@ async function refuse(upstream: Response, grant: PlaybackGrant): Promise<never> 
 async function answer(upstream: Response, grant: PlaybackGrant, folder: boolean, cacheState: string | null): Promise<Response> {
   const served = servedAs(upstream, grant, folder);
   if (!served) return refuse(upstream, grant);
-  const headers = guard(new Headers());
+  const headers = new Headers();
   for (const name of PASSED) {
     const value = upstream.headers.get(name);
     if (value !== null && name !== 'content-type') headers.set(name, value);
@@ -198,7 +191,7 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix }:
       }
       throw error;
     }
-    return new Response(text, { headers: guard(new Headers({ 'content-type': HLS_TYPE, 'cache-control': 'private, no-store' })) });
+    return new Response(text, { headers: { 'content-type': HLS_TYPE, 'cache-control': 'private, no-store' } });
   }
 
   if (!cacheable(grant)) {
