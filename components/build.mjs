@@ -14,7 +14,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, w
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { embedOptions } from './build-options.mjs';
+import { embedOptions, embedPlugins, hlsOptions, kitOptions } from './build-options.mjs';
 import { writeFrameworkTypes } from './framework-types.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -23,7 +23,7 @@ const at = (...parts) => join(root, ...parts);
 
 mkdirSync(dist, { recursive: true });
 for (const name of readdirSync(dist)) {
-  if (/^reelgate\..+\.js$/.test(name) || name === 'lib' || name === 'types') rmSync(join(dist, name), { recursive: true, force: true });
+  if (/^reelgate(-kit|-hls)?\..+\.js$/.test(name) || name === 'lib' || name === 'types') rmSync(join(dist, name), { recursive: true, force: true });
 }
 
 const common = {
@@ -35,14 +35,30 @@ const common = {
   logLevel: 'warning',
 };
 
+const contentHash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+// The player's chunks first (hls.js, then the kit that imports it), each named by its content: the bundle names them.
+/** Builds one chunk and writes it as `<prefix>.<hash>.js`; answers its file name and bytes. */
+async function chunk(prefix, options) {
+  const out = await build({ ...options, logLevel: 'warning', outfile: join(dist, `${prefix}.js`) });
+  const bytes = out.outputFiles[0].contents;
+  const file = `${prefix}.${contentHash(bytes)}.js`;
+  writeFileSync(join(dist, file), bytes);
+  return { file, bytes };
+}
+const hlsChunk = await chunk('reelgate-hls', hlsOptions);
+const kitChunk = await chunk('reelgate-kit', kitOptions(hlsChunk.file));
+
 const embed = await build({
   ...embedOptions,
+  plugins: embedPlugins({ kit: kitChunk.file, hls: hlsChunk.file }),
   logLevel: 'warning',
   write: false,
   outfile: join(dist, 'reelgate.js'),
 });
 const code = embed.outputFiles[0].contents;
-const hash = createHash('sha256').update(code).digest('hex').slice(0, 12);
+const hash = contentHash(code);
 writeFileSync(join(dist, 'reelgate.js'), code);
 writeFileSync(join(dist, `reelgate.${hash}.js`), code);
 copyFileSync(at('components/reelgate.css'), join(dist, 'reelgate.css'));
@@ -103,14 +119,20 @@ copyDemo(at('demo'));
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = gzipSync(code, { level: 9 }).length;
-console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip (budget 20 KB, goal 16 KB); ` +
+console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip = ${gz} B (core embed goal 16,384 B); ` +
   `versioned copy reelgate.${hash}.js`);
-// The recommended embed pins the versioned copy with Subresource Integrity (README, "Content-Security-Policy").
-const integrity = `sha384-${createHash('sha384').update(code).digest('base64')}`;
-writeFileSync(join(dist, 'embed-tag.txt'), `<script type="module" src="/embed/reelgate.${hash}.js" integrity="${integrity}" ` +
-  'crossorigin="anonymous"></script>\n');
-console.log(`build: the pinned tag (dist/embed-tag.txt): <script type="module" src="https://<your worker>/embed/reelgate.${hash}.js" ` +
-  `integrity="${integrity}" crossorigin="anonymous"></script>`);
+for (const { file, bytes } of [kitChunk, hlsChunk]) {
+  console.log(`build: dist/${file} ${kb(bytes.length)} min, ${kb(gzipSync(bytes, { level: 9 }).length)} min+gzip (loaded only by players that need it)`);
+}
+// The recommended embed pins the versioned copy with Subresource Integrity (README, "Content-Security-Policy"), and
+// its chunks too: a dynamic import() cannot carry an integrity attribute, so an import map's `integrity` section
+// (Chrome 127+, Safari 18+, Firefox 138+) gives theirs, keyed by their URLs. Without it (older browsers) the chunks
+// load unpinned from the same worker, still versioned by content.
+const tag = (origin) => `<script type="importmap">${JSON.stringify({ integrity: Object.fromEntries(
+  [kitChunk, hlsChunk].map(({ file, bytes }) => [`${origin}/embed/${file}`, sri(bytes)])) })}</script>\n` +
+  `<script type="module" src="${origin}/embed/reelgate.${hash}.js" integrity="${sri(code)}" crossorigin="anonymous"></script>\n`;
+writeFileSync(join(dist, 'embed-tag.txt'), tag(''));
+console.log(`build: the pinned tag (dist/embed-tag.txt), for https://<your worker>:\n${tag('https://<your worker>')}`);
 const manifest = JSON.parse(readFileSync(join(dist, 'custom-elements.json'), 'utf8'));
 const tags = manifest.modules.flatMap((m) => m.declarations ?? []).map((d) => d.tagName).filter(Boolean);
 console.log(`build: dist/custom-elements.json (${tags.join(', ') || 'no tags found'}), dist/lib/index.js, demo files`);

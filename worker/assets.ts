@@ -1,7 +1,8 @@
 /**
  * The embed bundle and the demo page, from Workers static assets (`dist/`, built by `npm run build`):
  * `/embed/reelgate.js` (the tag publishers paste; short cache so fixes reach pages within minutes),
- * `/embed/reelgate.<hash>.js` (a versioned copy, cached for a year), `/embed/reelgate.css` (the elements' geometry
+ * `/embed/reelgate.<hash>.js` (a versioned copy, cached for a year), the player's chunks, only ever versioned and
+ * loaded by the bundle when a player needs them (`/embed/reelgate-kit.<hash>.js`, `/embed/reelgate-hls.<hash>.js`), `/embed/reelgate.css` (the elements' geometry
  * before the bundle defines them), `/embed/custom-elements.json`, and the demo page
  * with its files at `/`.
  */
@@ -12,6 +13,8 @@ import type { RouteRequest } from './routes/context.ts';
 const SHORT = 'public, max-age=300, stale-while-revalidate=86400';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const VERSIONED = /^reelgate\.[A-Za-z0-9_-]{6,64}\.js$/;
+/** The player's chunks (components/reel-player/chunks.ts): named by their content, so cached for a year. */
+const CHUNK = /^reelgate-(?:kit|hls)\.[A-Za-z0-9_-]{6,64}\.js$/;
 
 /** Whether a path on this worker is the embed bundle (`/embed/reelgate.js` or a versioned copy). */
 export function isEmbedScript(path: string): boolean {
@@ -34,7 +37,7 @@ export async function embedAsset(request: RouteRequest, env: Env): Promise<Respo
   const file = request.params.file ?? '';
   let cacheControl: string;
   if (file === 'reelgate.js' || file === 'reelgate.css' || file === 'custom-elements.json') cacheControl = SHORT;
-  else if (VERSIONED.test(file)) cacheControl = IMMUTABLE;
+  else if (VERSIONED.test(file) || CHUNK.test(file)) cacheControl = IMMUTABLE;
   else throw notFound();
   const response = await fromAssets(request, env, `/${file}`);
   if (response.status === 200 || response.status === 304) response.headers.set('cache-control', cacheControl);

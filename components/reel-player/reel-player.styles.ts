@@ -59,23 +59,6 @@ export const playerStyles = css`
     block-size: 2.25rem;
     overflow: hidden;
   }
-  .toolbar label {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.5rem;
-    color: var(--_muted);
-    font-size: 0.875rem;
-  }
-  select {
-    font: inherit;
-    color: var(--_text);
-    background: var(--_raised);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    padding-block: 0.25rem;
-    padding-inline: 0.5rem;
-    block-size: 2.25rem;
-  }
   .title-row {
     margin-block: 0.75rem 0.25rem;
     font-size: var(--reel-player-title-size, 1.25rem);

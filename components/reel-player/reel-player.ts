@@ -1,13 +1,14 @@
 import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
-import type { MediaResponse, MediaSource } from '../../worker/contract/public-api.ts';
+import type { MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
-import { formatRate, pageLang } from '../shared/format.ts';
 import { Link } from '../shared/link.ts';
 import { IDLE, Load, reportError } from '../shared/load.ts';
 import { Observer } from '../shared/observer.ts';
 import { aspectRatio, playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
 import { tokens } from '../shared/theme.ts';
-import { isHls, pickSource } from './pick-source.ts';
+import { loadKit } from './chunks.ts';
+import type { PlayerKit } from './kit/player-kit.ts';
+import { browserSupport, isHls, pickPlayback, type Pick, type PlaybackEngine } from './pick-source.ts';
 import { playerStyles } from './reel-player.styles.ts';
 
 export type PlayerState = 'idle' | 'loading' | 'error' | 'complete';
@@ -38,6 +39,12 @@ interface PlaylistLike extends HTMLElement {
  * With `poster`, the frame shows that image from first paint, before the media answers (the worker's server-side
  * render writes the media's own poster there); the video, with the media's poster, covers it, and it is gone once the
  * video plays.
+ *
+ * @attr {'play' | 'cue' | 'off'} upnext - With `for`, what happens when a video ends: `play` (the playlist's next item
+ *   plays after a countdown the viewer can cancel), `cue` (it is loaded, not started) or `off`. Default: the player
+ *   configuration's `related.oncomplete` (`autoplay` plays; `none` and `hide` offer nothing), else `cue`.
+ * @attr {number} upnext-delay - Seconds of the up-next countdown (default: the configuration's
+ *   `related.autoplaytimer`, else 5).
  *
  * @tag reel-player
  * @summary A video player.
@@ -83,8 +90,8 @@ export class ReelPlayer extends LitElement {
     htmlFor: { attribute: 'for' },
     endpoint: {},
     state: { reflect: true },
+    engine: { reflect: true },
     _width: { state: true, attribute: false },
-    _rate: { state: true, attribute: false },
     _playbackFailed: { state: true, attribute: false },
     _fresh: { state: true, attribute: false },
     _played: { state: true, attribute: false },
@@ -119,16 +126,26 @@ export class ReelPlayer extends LitElement {
   endpoint: string | null = null;
   /** `idle` (nothing to play), `loading`, `error` or `complete`. Read-only. */
   state: PlayerState = 'idle';
+  /**
+   * How the media plays: `native` (HLS by the browser itself, where that is trusted: Safari), `mse` (HLS through Media
+   * Source Extensions, by hls.js), `progressive` (one file), or empty before a source is chosen. Read-only.
+   */
+  engine: PlaybackEngine | '' = '';
 
   private _width = 0;
-  private _rate = 1;
   /** The browser could not play the chosen rendition (missing file, unsupported codec). */
   private _playbackFailed = false;
   /** The video has played: the `poster` image under it is no longer needed. */
   private _played = false;
 
-  /** The rendition being played, kept once playback starts so a resize never restarts the video. */
-  private _locked: { media: string; source: string } | null = null;
+  /**
+   * What plays, and the answer it was chosen from: chosen again for a new answer, or for a new width until playback
+   * starts (a resize never restarts the video).
+   */
+  private _choice: Pick | null = null;
+  private _chosenFrom: MediaResponse | undefined;
+  /** The playback chunk (kit/player-kit.ts), loaded with the first media. */
+  private _kit: PlayerKit | null = null;
   /** A fresher answer for the media being played, fetched when its playback URLs expired. */
   private _fresh: MediaResponse | null = null;
   /** Where to pick up once the fresh URLs have loaded. */
@@ -138,7 +155,6 @@ export class ReelPlayer extends LitElement {
   /** Set with `_fresh`: the next update reloads the video (its URL may even be unchanged, e.g. within one minute). */
   private _renewed = false;
   private _playWhenReady = false;
-  private _autostarted = false;
 
   /** Keeps `_width` to the element's width in steps of 32 px (before playback starts, width picks the rendition). */
   private readonly _resize = new Observer(this, () => new ResizeObserver((entries) => {
@@ -157,16 +173,6 @@ export class ReelPlayer extends LitElement {
     this._nearness.observe(); // once: stop watching
   }, { rootMargin: '50%' }), () => this);
 
-  /** Autostart `viewable`: starts muted once half the video is in view, once per media. */
-  private readonly _viewable = new Observer(this, () => new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    this._viewable.observe(); // once: stop watching
-    this._autostarted = true;
-    const video = entries[0]!.target as HTMLVideoElement;
-    video.muted = true;
-    void video.play().catch(() => {});
-  }, { threshold: 0.5 }));
-
   /** The linked playlist: what is chosen there plays; until then its choice or first item is cued. */
   private readonly _playlist = new Link<PlaylistLike>(this, {
     id: () => this.htmlFor,
@@ -174,7 +180,8 @@ export class ReelPlayer extends LitElement {
       'reel-select': (event) => {
         this._playWhenReady = true;
         this.media = event.mediaId;
-        this._bringIntoView();
+        // When it is off screen (a phone, the shelf far below), the kit scrolls it into view.
+        this._kit?.bringIntoView();
       },
       'reel-load': (_, playlist) => this._cue(playlist),
       // Failed: the update shows an invitation to choose instead of a loading frame.
@@ -186,9 +193,7 @@ export class ReelPlayer extends LitElement {
   private readonly _media = new Load(this, {
     args: () => [this.endpoint, this.site, this.media] as const,
     task: ([endpoint, site, media], signal) => {
-      this._locked = null;
       this._played = false;
-      this._autostarted = false;
       this._playbackFailed = false;
       this._fresh = null;
       this._resume = null;
@@ -230,6 +235,11 @@ export class ReelPlayer extends LitElement {
     return this._media.status === 'complete' ? this._media.value : undefined;
   }
 
+  /** The player configuration, once loaded. @internal */
+  get playerConfig(): PlayerResponse | undefined {
+    return this._config.value;
+  }
+
   /** The `<video>` element, for page code that wants the full media API. */
   get video(): HTMLVideoElement | null {
     return this._video;
@@ -249,17 +259,6 @@ export class ReelPlayer extends LitElement {
     return state === null || state === 'loading';
   }
 
-  /**
-   * A card chosen in a linked playlist starts this player: when it is off screen (a phone, the shelf far below), it
-   * is scrolled into view so the viewer sees (and hears) what started. Focus stays on the card.
-   */
-  private _bringIntoView(): void {
-    const { top, bottom } = this.getBoundingClientRect();
-    if (bottom < 0 || top > innerHeight) {
-      this.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion:reduce)').matches ? 'auto' : 'smooth' });
-    }
-  }
-
   /** With nothing to play yet, takes the playlist's choice or its first item (without starting it). */
   private _cue(playlist: PlaylistLike): void {
     if (this.media) return;
@@ -271,39 +270,46 @@ export class ReelPlayer extends LitElement {
     if (changed.has('htmlFor') && this.isConnected) this._playlist.follow();
     if (changed.get('media') && !changed.has('poster')) this.poster = '';
     this.state = this._media.state(!!(this.site && this.media));
+    // The media answer being played: a fresher one when its playback URLs were renewed.
+    const answer = this.mediaItem;
+    const media = this._fresh && this._fresh.id === answer?.id ? this._fresh : answer;
+    if (!this._played || media !== this._chosenFrom) {
+      this._chosenFrom = media;
+      this._choice = media ? this._pick(media) : null;
+    }
+    this.engine = this._choice?.engine ?? '';
   }
 
   protected override updated(): void {
     const video = this._video;
+    const choice = this._choice;
+    const media = this._chosenFrom;
+    if (media && !this._kit) {
+      void loadKit().then(({ createKit }) => {
+        this._kit ??= createKit(this, { html, nothing });
+        this.requestUpdate();
+      });
+    }
+    this._kit?.sync(video, media && choice && video
+      ? { media, url: mediaUrl(this.endpoint, choice.source.url), engine: choice.engine } : null);
     if (!video || this.state !== 'complete') return;
     if (this._renewed) {
       this._renewed = false;
       this._playbackFailed = false;
-      video.load();
+      // Under MSE the kit attaches the fresh playlist itself; a file is reloaded here.
+      if (choice?.engine !== 'mse') video.load();
     }
-    video.playbackRate = this._rate;
-    const options = this.options;
     if (this._playWhenReady) {
       this._playWhenReady = false;
       void video.play().catch(() => {
         // Browsers refuse sound without a recent gesture; the controls are there to start it.
       });
     }
-    this._viewable.observe(options.autostart === 'viewable' && !this._autostarted ? video : undefined);
   }
 
-  private _pick(media: MediaResponse): MediaSource | null {
-    if (this._locked?.media === media.id) {
-      const locked = media.sources.find((s) => sourceKey(s) === this._locked!.source);
-      if (locked) return locked;
-    }
+  private _pick(media: MediaResponse): Pick | null {
     const width = (this._width || this.clientWidth || 640) * (globalThis.devicePixelRatio || 1);
-    const probe = document.createElement('video');
-    return pickSource(media.sources, width, (type) => probe.canPlayType(type) !== '');
-  }
-
-  private _onPlay(media: MediaResponse, source: MediaSource): void {
-    this._locked = { media: media.id, source: sourceKey(source) };
+    return pickPlayback(media.sources, width, browserSupport());
   }
 
   /**
@@ -311,8 +317,12 @@ export class ReelPlayer extends LitElement {
    * interval by asking for the media again; anything else is shown as a playback failure.
    */
   private _onVideoError(): void {
+    this.renewPlayback(this._video?.currentSrc ?? '');
+  }
+
+  /** A playback URL (`src`) stopped opening: renewed once per interval, else a playback failure. @internal */
+  renewPlayback(src: string): void {
     const video = this._video;
-    const src = video?.currentSrc || video?.getAttribute('src') || '';
     const now = performance.now();
     if (video && isPlaybackUrl(src) && now - this._refreshedAt >= REFRESH_INTERVAL_MS) {
       this._refreshedAt = now;
@@ -331,10 +341,6 @@ export class ReelPlayer extends LitElement {
     this._resume = null;
     if (resume.time > 0) video.currentTime = resume.time;
     if (resume.playing) void video.play().catch(() => {});
-  }
-
-  private _onRate(event: Event): void {
-    this._rate = Number((event.target as HTMLSelectElement).value) || 1;
   }
 
   protected override render() {
@@ -364,17 +370,9 @@ export class ReelPlayer extends LitElement {
   /** The rows under the frame: each named one keeps its space, empty until the configuration and media fill it. */
   private _renderRows(options: PlayerOptions, media: MediaResponse | undefined) {
     const rows = (this.rows ?? (this.player ? 'toolbar title description' : 'title description')).split(/\s+/);
-    const rates = media && options.rates;
-    const lang = pageLang(this);
     return html`
       ${rows.includes('toolbar') ? html`
-        <div class="toolbar" part="toolbar">${rates ? html`
-          <label>Speed
-            <select part="rate-menu" @change=${this._onRate}>
-              ${rates.map((r) => html`<option value=${r} ?selected=${r === this._rate}>${formatRate(r, lang)}</option>`)}
-            </select>
-          </label>` : nothing}
-        </div>` : nothing}
+        <div class="toolbar" part="toolbar">${media && this._kit?.toolbar()}</div>` : nothing}
       ${rows.includes('title') ? html`<div class="title-row">${media && options.showTitle
         ? html`<p class="title" part="title">${media.title}</p>` : nothing}</div>` : nothing}
       ${rows.includes('description') ? html`<div class="description-row">${media && options.showDescription &&
@@ -383,14 +381,15 @@ export class ReelPlayer extends LitElement {
   }
 
   private _renderMedia(answer: MediaResponse, options: PlayerOptions) {
-    const media = this._fresh?.id === answer.id ? this._fresh : answer;
-    const source = this._pick(media);
+    const media = this._chosenFrom ?? answer;
+    const source = this._choice?.source;
+    const mse = this._choice?.engine === 'mse';
     const url = source ? mediaUrl(this.endpoint, source.url) : null;
     const poster = media.poster ? mediaUrl(this.endpoint, media.poster) : null;
     const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
     return html`
         ${url ? html`
-          <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
+          <video part="video" src=${mse ? nothing : url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
             preload=${/* Nothing while far from view, nor for HLS, where even metadata pulls a first segment. */
               !this._near || isHls(source!) ? 'none' : options.preload}
@@ -398,18 +397,18 @@ export class ReelPlayer extends LitElement {
             ?autoplay=${options.autostart === true}
             .muted=${options.muted}
             crossorigin=${media.tracks.length ? 'anonymous' : nothing}
-            @play=${() => this._onPlay(media, source!)}
             @playing=${() => { this._playing = this._played = true; }}
             @pause=${() => { this._playing = false; }}
             @loadedmetadata=${() => this._onLoadedMetadata()}
             @error=${this._onVideoError}>
-            ${media.tracks.map((t) => html`
+            ${media.tracks.filter((t) => t.kind !== 'thumbnails').map((t) => html`
               <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${mediaUrl(this.endpoint, t.url)} ?default=${t.default} />`)}
           </video>`
           : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
         ${url && this._playbackFailed
           ? html`<div class="placeholder failed" part="playback-error" role="alert">This video could not be played.</div>`
-          : nothing}`;
+          : nothing}
+        ${this._kit?.overlay()}`;
   }
 }
 
@@ -427,7 +426,3 @@ function pictureBox(frame: string, shape: string | null): string {
 /** At most one renewal of expired playback URLs per interval, so a file that never plays cannot loop. */
 const REFRESH_INTERVAL_MS = 10_000;
 
-/** A rendition's identity across answers (its playback URL changes with every renewal). */
-function sourceKey(source: MediaSource): string {
-  return `${source.type}|${source.width ?? ''}|${source.height ?? ''}|${source.label}`;
-}

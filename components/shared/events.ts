@@ -71,3 +71,4 @@ declare global {
 export function emit(target: EventTarget, event: Event): boolean {
   return target.dispatchEvent(event);
 }
+

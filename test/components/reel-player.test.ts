@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../components/reel-player/define.ts';
 import '../../components/reel-playlist/define.ts';
 import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
-import { pickSource } from '../../components/reel-player/pick-source.ts';
+import { pickPlayback, pickSource } from '../../components/reel-player/pick-source.ts';
 import { playerOptions } from '../../components/shared/setup-config.ts';
 import type { MediaSource } from '../../worker/contract/public-api.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
@@ -81,6 +81,26 @@ describe('rendition choice', () => {
     expect(pickSource(sources, 600, () => true)!.url).to.equal('hls');
     expect(pickSource(sources.slice(0, 1), 600, (type) => type === 'video/mp4')).to.equal(null);
   });
+
+  it('trusts native HLS only with ManagedMediaSource or without MSE; plays HLS through MSE elsewhere', () => {
+    const all = () => true;
+    const mp4Only = (type: string) => type === 'video/mp4';
+    const engine = (canPlay: (type: string) => boolean, mse: boolean, managed: boolean) => {
+      const pick = pickPlayback(sources, 600, { canPlay, mse, managed });
+      return pick && `${pick.engine}:${pick.source.url}`;
+    };
+    // Safari 17+ (macOS, iOS 17.1+): native HLS, the platform's own.
+    expect(engine(all, true, true)).to.equal('native:hls');
+    // Older iPhones: native HLS is the only way.
+    expect(engine(all, false, false)).to.equal('native:hls');
+    // Chrome answers `maybe` for HLS and has MSE: hls.js, not its new native path.
+    expect(engine(all, true, false)).to.equal('mse:hls');
+    // Firefox: no native HLS, MSE.
+    expect(engine(mp4Only, true, false)).to.equal('mse:hls');
+    // Neither: the progressive file that fits.
+    expect(engine(mp4Only, false, false)).to.equal('progressive:mp4-640');
+    expect(engine(() => false, false, false)).to.equal(null);
+  });
 });
 
 describe('<reel-player>', () => {
@@ -123,8 +143,10 @@ describe('<reel-player>', () => {
     const hls = await mount(400, { media: 'media002' });
     await untilState(hls, 'complete');
     await hls.updateComplete;
-    // Chromium plays HLS natively (pickSource prefers it there): the playlist, preloading nothing, though in view.
-    expect(video(hls).getAttribute('src')).to.match(/master\.m3u8$/);
+    // Chromium answers `maybe` for HLS but has no ManagedMediaSource: HLS plays through MSE (hls.js), never as the
+    // video's own src, and preloads nothing, though in view.
+    expect(hls.engine).to.equal('mse');
+    expect(video(hls).hasAttribute('src')).to.equal(false);
     expect(video(hls).preload).to.equal('none');
   });
 
@@ -154,6 +176,8 @@ describe('<reel-player>', () => {
     expect(Math.round(frame.height)).to.equal(300);
     expect($(el, '[part="title"]')!.textContent).to.equal('Video number 1');
     expect($(el, '[part="description"]')).to.equal(null);
+    // The speed menu comes with the playback kit, a chunk loaded with the media.
+    await waitUntil(() => $(el, '[part="rate-menu"]'), 'no speed menu');
     const menu = $(el, '[part="rate-menu"]') as HTMLSelectElement;
     expect([...menu.options].map((o) => o.textContent)).to.deep.equal(['1×', '2×']);
     menu.value = '2';

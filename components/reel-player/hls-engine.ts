@@ -1,0 +1,84 @@
+/**
+ * HLS through Media Source Extensions, by hls.js: the chunk the player loads only for a player that plays HLS where
+ * native HLS is not trusted (pick-source.ts). The embed build ships it as its own versioned file beside the bundle
+ * (`/embed/reelgate-hls.<hash>.js`); the library build leaves `hls.js` to the page's bundler, as a chunk of its own.
+ */
+import Hls, { ErrorTypes, Events, type ErrorData, type Level } from 'hls.js';
+
+/** A rendition of the stream, as the quality menu and `reel-rendition` name it. */
+export interface Rendition {
+  width: number | null;
+  height: number | null;
+  /** Bits per second, as the playlist declares it. */
+  bitrate: number | null;
+}
+
+export interface HlsCallbacks {
+  /** The renditions, once the master playlist is read. */
+  renditions(list: Rendition[]): void;
+  /** The rendition now playing (its index in the list) and whether the player chose it itself. */
+  switched(index: number, auto: boolean): void;
+  /** A playback URL was refused (expired, moved to another network, geo): the media must be asked for again. */
+  refused(url: string): void;
+  /** Playback cannot go on (a stream that is not HLS, codecs the browser lacks). */
+  failed(): void;
+}
+
+export interface HlsSession {
+  /** Pins a rendition by index, or -1 for automatic choice. */
+  choose(index: number): void;
+  /** Starts loading segments, from `at` seconds (the first play: nothing is fetched beyond the playlists before). */
+  start(at?: number): void;
+  destroy(): void;
+}
+
+const rendition = (level: Level): Rendition => ({
+  width: level.width || null,
+  height: level.height || null,
+  bitrate: level.bitrate || null,
+});
+
+/** Whether hls.js can play in this browser (its own MSE and codec checks). */
+export const supported = (): boolean => Hls.isSupported();
+
+/**
+ * Plays `url` in `video` through MSE. Nothing beyond the playlists is fetched until `start()` (the element's
+ * `preload="none"` for HLS). A refused playback URL (a 4xx from the worker) is never retried: it cannot get better,
+ * so the player is told to renew its URLs instead.
+ */
+export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCallbacks): HlsSession {
+  const hls = new Hls({
+    autoStartLoad: false,
+    // Transmuxing on the page's thread: a worker would come from a blob: URL, which a publisher's CSP may forbid.
+    enableWorker: false,
+    // Never more pixels than the player shows (device pixels), whatever the bandwidth allows.
+    capLevelToPlayerSize: true,
+  });
+  let started = false;
+  hls.on(Events.MANIFEST_PARSED, (_, data) => callbacks.renditions(data.levels.map(rendition)));
+  hls.on(Events.LEVEL_SWITCHED, (_, data) => callbacks.switched(data.level, hls.autoLevelEnabled));
+  hls.on(Events.ERROR, (_, data: ErrorData) => {
+    const status = data.response?.code ?? 0;
+    if (data.type === ErrorTypes.NETWORK_ERROR && status >= 400 && status < 500) {
+      callbacks.refused(data.url ?? data.frag?.url ?? url);
+    } else if (data.fatal) {
+      if (data.type === ErrorTypes.MEDIA_ERROR) hls.recoverMediaError();
+      else callbacks.failed();
+    }
+  });
+  hls.loadSource(url);
+  hls.attachMedia(video);
+  return {
+    choose(index) {
+      // Takes effect from the next segment, keeping what is buffered (no stall for a menu choice).
+      hls.nextLevel = index;
+      if (index < 0) hls.currentLevel = -1;
+    },
+    start(at = -1) {
+      if (started) return;
+      started = true;
+      hls.startLoad(at);
+    },
+    destroy: () => hls.destroy(),
+  };
+}
