@@ -63,11 +63,15 @@ writeFileSync(join(dist, 'reelgate.js'), code);
 writeFileSync(join(dist, `reelgate.${hash}.js`), code);
 copyFileSync(at('components/reelgate.css'), join(dist, 'reelgate.css'));
 
+// Split: the player's kit and its hls.js engine stay chunks of their own (dist/lib/chunk-*.js), which the page's bundler
+// loads only when a player needs them; Lit and hls.js are the page's own dependencies.
 await build({
   ...common,
-  entryPoints: [at('components/index.ts')],
-  outfile: join(dist, 'lib/index.js'),
-  external: ['lit', 'lit/*'],
+  entryPoints: { index: at('components/index.ts') },
+  outdir: join(dist, 'lib'),
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  external: ['lit', 'lit/*', 'hls.js'],
 });
 
 // Declarations for bundler users, with the `.ts` specifiers of the sources turned into `.js` ones (in `from`,
