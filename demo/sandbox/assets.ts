@@ -1,7 +1,8 @@
 // What delivery URLs serve: a generated SVG per thumbnail (honouring ?width=), a WebVTT file per text track with real
 // cues, a short real MP4 for every MP4 rendition (byte ranges honoured, as video elements ask for them), and for HLS
 // renditions a folder per media: a master playlist of two variants (and a subtitles group when the media has
-// captions or subtitles), each variant a VOD playlist of several real MPEG-TS segments of the same clip. For the
+// captions or subtitles), each variant a VOD playlist of a real MPEG-TS segment per 5 s of the media's duration (the
+// same clip each time, up to an hour of it). For the
 // bench, `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory).
 // For the suites only, `/cdn/test-hls/` serves hostile HLS playlists that no media of the seed names (see testHls).
 import type { Thumbnail } from '../../worker/contract/v2-types.ts';
@@ -114,7 +115,7 @@ function webVtt(store: Store, id: string): Response {
   return new Response(lines.join('\n'), { headers: { 'content-type': 'text/vtt; charset=utf-8', ...CACHEABLE } });
 }
 
-function vttTime(seconds: number): string {
+export function vttTime(seconds: number): string {
   const ms = Math.round(seconds * 1000);
   const h = Math.floor(ms / 3_600_000);
   const m = Math.floor((ms % 3_600_000) / 60_000);
@@ -138,10 +139,20 @@ export const HLS_VARIANTS = [
   { name: '360p', bandwidth: 800_000, resolution: '640x360' },
   { name: '720p', bandwidth: 2_800_000, resolution: '1280x720' },
 ] as const;
+/**
+ * The codecs of every variant, as RFC 8216 §4.3.4.2 asks a master to name them (MSE players such as hls.js build their
+ * buffers from them): the clip's own, H.264 Constrained Baseline level 1.2 (its SPS reads 42 c0 0c) and AAC-LC.
+ */
+export const HLS_CODECS = 'avc1.42c00c,mp4a.40.2';
+/** The most segments a variant has: an hour of the clip. Longer media play their first hour. */
+export const HLS_MAX_SEGMENTS = 720;
 
-/** Segments per variant: one per clip length of the media's duration, at least 3 and at most 6. */
+/**
+ * Segments per variant: one per clip length of the media's duration, at least 3 and at most HLS_MAX_SEGMENTS, so a
+ * player buffers a few at a time (and switches variant, and meets an expired URL, mid-play) as it does on the platform.
+ */
 export function hlsSegmentCount(duration: number | null | undefined): number {
-  return Math.min(6, Math.max(3, Math.ceil((duration ?? 0) / SAMPLE_SECONDS)));
+  return Math.min(HLS_MAX_SEGMENTS, Math.max(3, Math.ceil((duration ?? 0) / SAMPLE_SECONDS)));
 }
 
 function playlist(lines: string[]): Response {
@@ -163,7 +174,8 @@ function hlsFile(store: Store, mediaId: string, file: string, range: string | nu
         `LANGUAGE="${t.metadata.srclang}",DEFAULT=NO,AUTOSELECT=YES,URI="subs/${t.id}.m3u8"`);
     }
     for (const v of HLS_VARIANTS) {
-      lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.resolution}${tracks.length ? ',SUBTITLES="subs"' : ''}`,
+      lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.resolution},CODECS="${HLS_CODECS}"` +
+        `${tracks.length ? ',SUBTITLES="subs"' : ''}`,
         `${v.name}/index.m3u8`);
     }
     return playlist(lines);

@@ -47,6 +47,14 @@ export function hashString(value: string): number {
   return hash >>> 0;
 }
 
+/**
+ * An id made from a text rather than drawn from the seed's stream: the seed adds resources with these without
+ * shifting any id drawn after them.
+ */
+export function derivedId(text: string): string {
+  return createRandom(hashString(text)).id();
+}
+
 /** Ids of resources created through the API: random (not part of the deterministic seed). */
 export function freshId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));

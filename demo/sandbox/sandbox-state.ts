@@ -2,6 +2,7 @@
 // and injected faults. Every request of the sandbox passes through here, so the rules hold for every caller at once.
 import { DurableObject } from 'cloudflare:workers';
 import { serveAsset, serveMediaPoster } from './assets.ts';
+import { serveStrip } from './strips.ts';
 import { readActionBody, readEnvelope } from './body.ts';
 import type { RouteContext } from './context.ts';
 import { readJsonObject } from './body.ts';
@@ -79,6 +80,13 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
         }
         return serveMediaPoster(this.store, url);
+      }
+      // The delivery side's preview-thumbnail storyboards (`/strips/<media_id>-120.vtt` and its sprite sheet): public.
+      if (path.startsWith('/strips/')) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
+        }
+        return serveStrip(this.store, url);
       }
       if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
       if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);

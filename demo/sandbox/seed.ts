@@ -4,7 +4,7 @@
 import type { Player, PlaylistType } from '../../worker/contract/v2-types.ts';
 import type { Media, MediaStatus, Playlist, TextTrack } from './records.ts';
 import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
-import { createRandom, type Random } from './prng.ts';
+import { createRandom, derivedId, type Random } from './prng.ts';
 import type { Store } from './store.ts';
 import { defaultRules } from './playlist-rules.ts';
 import { PLAYER_SCHEMA } from './handlers/players.ts';
@@ -104,7 +104,7 @@ function seedMedia(store: Store, random: Random, site: SiteSeed, i: number, site
     store.put('original', site.id, id, conv.original);
     for (const rendition of conv.renditions) store.put('media_rendition', site.id, id, rendition);
     for (const thumbnail of conv.thumbnails) store.put('thumbnail', site.id, id, thumbnail);
-    if (!audio) seedTracks(store, random, site.id, doc, i);
+    if (!audio) seedTracks(store, random, site.id, doc, i, siteIndex);
   }
   store.put('media', site.id, null, doc);
   return doc;
@@ -127,7 +127,14 @@ function seedCustomParams(random: Random, topic: Topic, i: number): Record<strin
   return params;
 }
 
-function seedTracks(store: Store, random: Random, site: string, media: Media, i: number): void {
+/**
+ * The radio site's video at this index also gets English captions and chapters: without it the geo-gated site (every
+ * video of which sits at an odd index) would have neither, and the browser suites need a gated media with HLS,
+ * captions, chapters and a storyboard.
+ */
+const GATED_FULL_TRACKS_INDEX = 21;
+
+function seedTracks(store: Store, random: Random, site: string, media: Media, i: number, siteIndex: number): void {
   const tracks: TextTrack[] = [];
   const at = media.created;
   if (i % 2 === 0) {
@@ -138,6 +145,11 @@ function seedTracks(store: Store, random: Random, site: string, media: Media, i:
     tracks.push(track(random.id(), media.id, at, { label, srclang, kind: 'subtitles', default: false }));
   }
   if (i % 10 === 0) tracks.push(track(random.id(), media.id, at, { label: 'Chapters', srclang: 'en', kind: 'chapters', default: false }));
+  if (siteIndex === 1 && i === GATED_FULL_TRACKS_INDEX) {
+    // After the tracks the seed already gave it, with ids derived from the media's (no draw: every other id stays).
+    tracks.push(track(derivedId(`${media.id}:captions`), media.id, at, { label: 'English', srclang: 'en', kind: 'captions', default: false }));
+    tracks.push(track(derivedId(`${media.id}:chapters`), media.id, at, { label: 'Chapters', srclang: 'en', kind: 'chapters', default: false }));
+  }
   tracks.forEach((t, position) => {
     t.metadata.position = position;
     store.put('text_track', site, media.id, t);

@@ -100,6 +100,9 @@ it('HLS rendition delivery URLs serve a master playlist of two variants, each of
   const master = await response.text();
   expect(master.startsWith('#EXTM3U\n')).toBe(true);
   expect(master.match(/#EXT-X-STREAM-INF:BANDWIDTH=\d+,RESOLUTION=\d+x\d+/g)).toHaveLength(2);
+  // The clip's own codecs (H.264 Constrained Baseline 1.2, AAC-LC): an MSE player builds its buffers from them.
+  expect(master.match(/,CODECS="avc1\.42c00c,mp4a\.40\.2"/g)).toHaveLength(2);
+  const { duration } = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/`)).body;
   const variants = uris(master);
   expect(variants).toEqual(['360p/index.m3u8', '720p/index.m3u8']);
   for (const variant of variants) {
@@ -108,8 +111,9 @@ it('HLS rendition delivery URLs serve a master playlist of two variants, each of
     expect(media).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
     expect(media).toContain('#EXT-X-ENDLIST');
     const segments = uris(media);
-    expect(segments.length).toBeGreaterThanOrEqual(3);
-    for (const segment of segments) {
+    // A segment per 5 s of the media, so a player buffers a few at a time and adapts mid-play.
+    expect(segments.length).toBe(Math.min(720, Math.max(3, Math.ceil(duration / 5))));
+    for (const segment of [segments[0]!, segments[segments.length >> 1]!, segments.at(-1)!]) {
       const bytes = new Uint8Array(await (await env.SANDBOX.fetch(new URL(segment, url).href)).arrayBuffer());
       // MPEG-TS: 188-byte packets, each opening with the sync byte 0x47.
       expect(bytes.length % 188).toBe(0);
@@ -167,4 +171,32 @@ it('the generated file streams any size on the fly, with ranges, a length and a 
   const none = await env.SANDBOX.fetch('http://sandbox.test/cdn/generated/0.bin');
   expect(none.status).toBe(404);
   await none.body?.cancel();
+});
+
+it('a video\'s storyboard: /strips/<id>-120.vtt, a cue every few seconds naming its frame in a sprite sheet beside it', async () => {
+  const id = site.media.published[0]!;
+  const { duration, media_type: type } = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/`)).body;
+  expect(type).toBe('video');
+  const vtt = await env.SANDBOX.fetch(`http://sandbox.test/strips/${id}-120.vtt`);
+  expect([vtt.status, vtt.headers.get('content-type')]).toEqual([200, 'text/vtt; charset=utf-8']);
+  const lines = (await vtt.text()).split('\n');
+  expect(lines[0]).toBe('WEBVTT');
+  const timings = lines.filter((l) => l.includes('-->'));
+  const refs = lines.filter((l) => l.includes('#xywh='));
+  expect(timings.length).toBe(refs.length);
+  expect(timings.length).toBeLessThanOrEqual(100);
+  expect(timings[0]).toMatch(/^00:00:00\.000 --> 00:00:0\d\.000$/);
+  // The last cue ends at the media's end.
+  expect(timings.at(-1)!.split(' --> ')[1]).toBe(new Date(duration * 1000).toISOString().slice(11, 23));
+  refs.forEach((ref, i) => expect(ref).toBe(`${id}-120.svg#xywh=${(i % 10) * 120},${Math.floor(i / 10) * 68},120,68`));
+  const sheet = await env.SANDBOX.fetch(`http://sandbox.test/strips/${id}-120.svg`);
+  expect([sheet.status, sheet.headers.get('content-type')]).toEqual([200, 'image/svg+xml; charset=utf-8']);
+  const svg = await sheet.text();
+  expect(svg).toMatch(new RegExp(`^<svg [^>]*width="${Math.min(10, refs.length) * 120}" height="${Math.ceil(refs.length / 10) * 68}"`));
+  expect(svg.match(/<rect /g)).toHaveLength(refs.length);
+  for (const path of [`/strips/${id}-240.vtt`, `/strips/${id}-120.jpg`, '/strips/zzzzzzzz-120.vtt', `/strips/${id}.vtt`]) {
+    const missing = await env.SANDBOX.fetch(`http://sandbox.test${path}`);
+    expect(missing.status, path).toBe(404);
+    expect((await missing.json() as { errors: Array<{ code: string }> }).errors[0]!.code).toBe('not_found');
+  }
 });
