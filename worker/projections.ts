@@ -6,12 +6,13 @@ import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, Pl
 import type { Media, MediaRendition, Player, Playlist, PlaylistType, TextTrack } from './contract/v2-types.ts';
 import { httpUrl } from './contract/links.ts';
 import { posterSet } from './catalog/posters.ts';
+import { storyboardTrack } from './catalog/storyboard.ts';
 import { dimension, renditionLabel, sourceTypeOf } from './catalog/source-types.ts';
 
 /** What a projection needs besides the resource: the operator's custom-param allowlist and the delivery base. */
 export interface ProjectionOptions {
   allowlist: readonly string[];
-  /** `deliveryBase(env.DELIVERY_BASE_URL)`: where posters are; null leaves them out. */
+  /** `deliveryBase(env.DELIVERY_BASE_URL)`: where posters and storyboards are; null leaves them out. */
   delivery: string | null;
 }
 
@@ -118,12 +119,15 @@ export function mediaResponse(site: string, media: Media, renditions: MediaRendi
     .filter((s): s is MediaSource => s !== null)
     // Widest first; audio-only (no width) last, larger files first among equals.
     .sort((a, b) => (b.width ?? -1) - (a.width ?? -1) || b.filesize - a.filesize);
+  // The platform makes a storyboard of every video it has encoded; an audio media has none, nor a media with nothing
+  // to play (a storyboard of a video that cannot be played previews nothing).
+  const storyboard = media.media_type === 'video' && sources.length ? storyboardTrack(options.delivery, media.id) : null;
   return {
     ...item,
     site,
     poster: item.thumbnail,
     sources,
-    tracks: tracksOf(tracks),
+    tracks: storyboard ? [...tracksOf(tracks), storyboard] : tracksOf(tracks),
   };
 }
 

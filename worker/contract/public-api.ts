@@ -57,9 +57,20 @@ export interface MediaSource {
   filesize: number;
   label: string;
 }
+/**
+ * A text track of a media. `captions`, `subtitles`, `chapters`, `descriptions` and `metadata` are the media's own text
+ * tracks, in the platform's menu order, with at most one captions or subtitles track `default`.
+ *
+ * `thumbnails` is the platform's preview-thumbnail storyboard (`<delivery>/strips/<media_id>-120.vtt`): a WebVTT file
+ * whose cues each name a sprite image and the frame in it (`<media_id>-120.jpg#xywh=x,y,w,h`, relative to the VTT),
+ * for a seek bar's previews. It is not a text track a `<track>` element can show (HTML has no such kind): a player
+ * fetches and reads it itself. Listed last, once, for a video media with playable sources when the worker knows the
+ * delivery host; its `label` is `Thumbnails`, `srclang` empty and `default` false. Under a policy, its URL and each
+ * image its cues name are playback URLs (the VTT is rewritten as it is served).
+ */
 export interface MediaTrack {
   url: string;
-  kind: 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata';
+  kind: 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata' | 'thumbnails';
   label: string;
   srclang: string;
   default: boolean;
@@ -71,6 +82,7 @@ export interface MediaResponse extends FeedItem {
   poster: string | null;
   /** Playable renditions, widest first. */
   sources: MediaSource[];
+  /** The media's text tracks, then (video only) its `thumbnails` storyboard: see `MediaTrack`. */
   tracks: MediaTrack[];
 }
 

@@ -9,7 +9,8 @@
  * the platform chooses them: an `external` media names any folder. So nothing passed on may be read by a browser as a
  * document or a script (issue 22, item 1). Only the kinds the token's file is for pass (`servedType`): a source is
  * video, audio or an HLS playlist (rewritten, and always sent as `application/vnd.apple.mpegurl`), a file of an HLS
- * folder one of those or WebVTT, a poster an image, a text track WebVTT; opaque binary (keys, `.bin` sources) and DASH
+ * folder one of those or WebVTT, a poster or a storyboard's sprite an image, a text track WebVTT (a storyboard's VTT
+ * rewritten, storyboard.ts, and never cached here: its URLs are the token's); opaque binary (keys, `.bin` sources) and DASH
  * manifests pass as `Content-Disposition: attachment`. The type sent is the worker's normalised one, never the
  * upstream's text. Anything else is refused, 502 `playback_unsupported_type`, before a byte of it is sent or cached.
  * Every answer also carries `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`,
@@ -19,7 +20,9 @@
 import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
 import { isPlaylist, PlaylistOutsideFolder, readPlaylist, rewritePlaylist } from './hls.ts';
 import type { Resolved } from './resolve.ts';
-import type { PlaybackGrant, PlaybackResource } from './token.ts';
+import { readStoryboard, rewriteStoryboard, StoryboardRefused } from './storyboard.ts';
+import { digest8, type PlaybackGrant, type PlaybackResource } from './token.ts';
+import { fileName, PLAY_PREFIX } from './urls.ts';
 
 export const PLAYBACK_CACHE_HEADER = 'x-reelgate-cache';
 /** Headers of the upstream answer passed on to the player. */
@@ -68,6 +71,7 @@ export function servedType(resource: PlaybackResource, folder: boolean, contentT
   if (essence === null || PLAYLIST_TYPES.has(essence)) return null;
   switch (resource) {
     case 'poster':
+    case 'sprite':
       return IMAGE_TYPES.has(essence) ? { type: essence, attachment: false } : null;
     case 'track':
       // WebVTT is UTF-8 by definition.
@@ -91,6 +95,8 @@ export interface DeliverOptions {
   prefix: string;
   /** Appended to rewritten URIs (development only). */
   suffix: string;
+  /** Signs a grant into a token (the signing key in force): a storyboard's images get URLs of their own. */
+  sign: (grant: PlaybackGrant) => Promise<string>;
 }
 
 /** The player's conditional and range headers, when well-formed; nothing else of the request goes upstream. */
@@ -162,9 +168,10 @@ async function answer(upstream: Response, grant: PlaybackGrant, folder: boolean,
   return new Response(upstream.body, { status: upstream.status, headers });
 }
 
-export async function deliver({ request, ctx, grant, resolved, prefix, suffix }: DeliverOptions): Promise<Response> {
+export async function deliver({ request, ctx, grant, resolved, prefix, suffix, sign }: DeliverOptions): Promise<Response> {
   const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
   const folder = resolved.folder !== null;
+  if (resolved.storyboard) return storyboard(grant, resolved, sign, suffix);
   if (resolved.folder && isPlaylist(resolved.path, null)) {
     const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers());
     if (upstream.status !== 200) {
@@ -220,4 +227,38 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix }:
     }));
   }
   return answer(upstream, grant, folder, 'MISS');
+}
+
+/**
+ * A storyboard VTT, rewritten so each image its cues name is a `sprite` playback URL for that file, with this token's
+ * expiry and network (storyboard.ts). Read whole (bounded), like a playlist; no range, no validators.
+ */
+async function storyboard(grant: PlaybackGrant, resolved: Resolved, sign: DeliverOptions['sign'],
+  suffix: string): Promise<Response> {
+  const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers());
+  if (upstream.status !== 200) {
+    await upstream.body?.cancel();
+    throw upstreamUnavailable(502);
+  }
+  if (typeEssence(upstream.headers.get('content-type')) !== VTT) return refuse(upstream, grant);
+  const playUrl = async (file: URL): Promise<string> => {
+    const token = await sign({ ...grant, resource: 'sprite', scope: 'file', digest: await digest8(file.href) });
+    return `${PLAY_PREFIX}${token}/${fileName(file.href)}${suffix}`;
+  };
+  let rewritten;
+  try {
+    rewritten = await rewriteStoryboard(await readStoryboard(upstream), resolved.upstream.href, grant.media, playUrl);
+  } catch (error) {
+    if (error instanceof StoryboardRefused) {
+      console.error(`reelgate: a storyboard was refused: ${error.message}`);
+      throw upstreamUnavailable(502);
+    }
+    throw error;
+  }
+  if (rewritten.dropped) {
+    console.error(`reelgate: ${rewritten.dropped} storyboard cue(s) named no image of the media's own storyboard; dropped`);
+  }
+  return new Response(rewritten.text, {
+    headers: { 'content-type': `${VTT}; charset=utf-8`, 'cache-control': privateUntil(grant.expires) },
+  });
 }

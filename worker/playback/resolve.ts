@@ -1,6 +1,7 @@
 /** A verified grant plus the path asked for → the one upstream URL to fetch, from the worker's own record. */
 import { notFound, playbackExpired, playbackInvalid } from '../errors.ts';
 import { isPublished } from '../projections.ts';
+import { storyboardFile } from '../catalog/storyboard.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import { folderPath, PlaylistOutsideFolder } from './hls.ts';
 import { digest8, sameBytes, type PlaybackGrant } from './token.ts';
@@ -13,13 +14,23 @@ export interface Resolved {
   folder: URL | null;
   /** The path under the token, as asked. */
   path: string;
+  /** The file is the media's storyboard VTT: served rewritten (storyboard.ts). */
+  storyboard: boolean;
 }
 
-function candidates(grant: PlaybackGrant, media: MediaResponse): string[] {
+const STORYBOARD_KIND = 'thumbnails';
+
+/** The upstream URLs a grant's digest may name: from the record only, never from the request. */
+function candidates(grant: PlaybackGrant, media: MediaResponse, path: string): string[] {
   switch (grant.resource) {
     case 'source': return media.sources.map((s) => s.url);
     case 'track': return media.tracks.map((t) => t.url);
     case 'poster': return [media.poster, media.thumbnail, ...media.thumbnails.map((t) => t.url)]
+      .filter((u): u is string => typeof u === 'string');
+    // The image named `path` of each storyboard the record lists, when it is one of that storyboard's own files: the
+    // digest then says whether it is the one the token was minted for.
+    case 'sprite': return media.tracks.filter((t) => t.kind === STORYBOARD_KIND)
+      .map((t) => storyboardFile(t.url, media.id, path)?.href)
       .filter((u): u is string => typeof u === 'string');
   }
 }
@@ -28,7 +39,7 @@ export async function resolvePlayback(grant: PlaybackGrant, path: string, media:
   if (!media) throw playbackExpired();
   if (!isPublished(media, Date.now())) throw notFound();
   let found: string | null = null;
-  for (const url of candidates(grant, media)) {
+  for (const url of candidates(grant, media, path)) {
     if (deliverable(url) && sameBytes(await digest8(url), grant.digest)) {
       found = url;
       break;
@@ -39,13 +50,14 @@ export async function resolvePlayback(grant: PlaybackGrant, path: string, media:
   const base = new URL(found);
   if (grant.scope === 'file') {
     if (path !== fileName(found)) throw playbackInvalid('This playback URL does not open that file.');
-    return { upstream: base, folder: null, path };
+    const storyboard = grant.resource === 'track' && media.tracks.some((t) => t.url === found && t.kind === STORYBOARD_KIND);
+    return { upstream: base, folder: null, path, storyboard };
   }
   const folder = new URL('./', base);
   folder.search = '';
   try {
     const inside = folderPath(path, folder, folder);
-    return { upstream: new URL(inside, folder), folder, path: inside };
+    return { upstream: new URL(inside, folder), folder, path: inside, storyboard: false };
   } catch (error) {
     if (error instanceof PlaylistOutsideFolder) throw playbackInvalid('This playback URL does not open that file.');
     throw error;

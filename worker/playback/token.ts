@@ -6,15 +6,19 @@
  *   version (1) | key id length (1) | key id | site id (8) | media id (8) | flags (1) | resource digest (8) |
  *   expiry, Unix seconds (4) | network digest (8, when flagged) | HMAC-SHA-256 over everything before it (32)
  *
- * flags: bits 0-1 the resource (source, track, poster), bit 2 the scope (a folder rather than one file), bit 3 a
- * network binding. The resource digest is the first 8 bytes of SHA-256 of the upstream delivery URL the worker holds
+ * flags: bits 0-1 the resource (source, track, poster, sprite: an image a storyboard's cues name), bit 2 the scope (a
+ * folder rather than one file), bit 3 a network binding. The resource digest is the first 8 bytes of SHA-256 of the upstream delivery URL the worker holds
  * for it; the worker resolves it against its own record of the media, so the token never carries a URL a caller could
  * change. The network digest is the salted hash of the viewer's /24 (IPv4) or /64 (IPv6).
  */
 import { type PlaybackKey } from './keys.ts';
 
-export type PlaybackResource = 'source' | 'track' | 'poster';
-const RESOURCES: readonly PlaybackResource[] = ['source', 'track', 'poster'];
+/**
+ * What a URL opens: a rendition (`source`), a text track (`track`, the storyboard VTT among them), a poster image, or
+ * a `sprite`: an image of the media's own storyboard that its VTT names (storyboard.ts), minted as the VTT is served.
+ */
+export type PlaybackResource = 'source' | 'track' | 'poster' | 'sprite';
+const RESOURCES: readonly PlaybackResource[] = ['source', 'track', 'poster', 'sprite'];
 
 export interface PlaybackGrant {
   site: string;
@@ -108,7 +112,7 @@ export async function verifyToken(keys: readonly PlaybackKey[], token: string, n
   const flags = bytes[at++]!;
   const networkBound = (flags & 8) !== 0;
   const bodyLength = 2 + kidLength + 16 + 1 + DIGEST_LENGTH + 4 + (networkBound ? DIGEST_LENGTH : 0);
-  if (bytes.length !== bodyLength + MAC_LENGTH || (flags & ~0x0f) !== 0 || (flags & 3) > 2) return invalid;
+  if (bytes.length !== bodyLength + MAC_LENGTH || (flags & ~0x0f) !== 0) return invalid;
   const signed = await crypto.subtle.verify('HMAC', key.key, bytes.subarray(bodyLength), bytes.subarray(0, bodyLength));
   if (!signed || !ID.test(site) || !ID.test(media)) return invalid;
   const digest = bytes.slice(at, at + DIGEST_LENGTH);

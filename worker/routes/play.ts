@@ -4,8 +4,9 @@
  * (the same `mediaPolicies` the media answer obeys, with playlist membership as the cache holds it: a byte request
  * never loads); the network the token was handed to; the file asked for against
  * what the token opens; then what the file turns out to be against what the token is for (a source video, audio or
- * HLS, a poster an image, a track WebVTT: worker/playback/deliver.ts). Refusals: 403 `playback_invalid`, 403
- * `playback_expired`, 451 `playback_denied`, 502 `playback_unsupported_type`. No answer here is ever a document or a
+ * HLS, a poster or a storyboard's sprite an image, a track WebVTT: worker/playback/deliver.ts; a storyboard's VTT is
+ * rewritten so its images are playback URLs of their own, worker/playback/storyboard.ts). Refusals: 403
+ * `playback_invalid`, 403 `playback_expired`, 451 `playback_denied`, 502 `playback_unsupported_type`. No answer here is ever a document or a
  * script: `nosniff` and `Content-Security-Policy: sandbox; default-src 'none'` on every one (security-headers.ts).
  */
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../errors.ts';
@@ -16,7 +17,7 @@ import { playbackKeys } from '../playback/keys.ts';
 import { networkDigest } from '../playback/network.ts';
 import { recordedMedia } from '../playback/records.ts';
 import { resolvePlayback } from '../playback/resolve.ts';
-import { sameBytes, verifyToken } from '../playback/token.ts';
+import { sameBytes, signToken, verifyToken, type PlaybackGrant } from '../playback/token.ts';
 import { PLAY_PREFIX } from '../playback/urls.ts';
 import { rawTarget, readQuery } from '../request-guard.ts';
 import { DEV_IP_HEADER, devMode } from '../visitor.ts';
@@ -77,5 +78,6 @@ export const playRoute: Handler = async (routed, env, ctx) => {
   }
 
   const resolved = await resolvePlayback(grant, path, await recordedMedia(env, site.id, grant.media));
-  return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix });
+  const sign = async (minted: PlaybackGrant) => signToken((await playbackKeys(env))[0]!, minted);
+  return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix, sign });
 };
