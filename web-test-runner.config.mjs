@@ -44,7 +44,7 @@ const chrome = chromeLauncher({
 });
 
 /**
- * Server commands of the iframe-embed suite (test/components/integration/oembed.test.ts): `reelgate-worker` answers
+ * Server commands of the player suites (`reelgate-throttle`, below) and of the iframe-embed suite (test/components/integration/oembed.test.ts): `reelgate-worker` answers
  * the worker's address; `reelgate-frame` reports what the embed page inside a cross-origin iframe shows, read through
  * the browser's DevTools connection, as a page script cannot look inside another origin's frame.
  */
@@ -54,6 +54,14 @@ function embedFrames() {
     async executeCommand({ command, payload, session }) {
       // Answers are wrapped: a plain null would read as "not handled" to web-test-runner.
       if (command === 'reelgate-worker') return { worker: worker ?? null };
+      // The player suites' network: `{ download }` bytes per second (with 20 ms latency), or null for full speed,
+      // through DevTools' own throttling, so every request the page makes (hls.js's segments too) is slowed.
+      if (command === 'reelgate-throttle') {
+        const page = chrome.getPage(session.id);
+        await page.emulateNetworkConditions(payload?.download
+          ? { download: payload.download, upload: payload.download, latency: 20 } : null);
+        return { throttled: Boolean(payload?.download) };
+      }
       if (command !== 'reelgate-frame') return undefined;
       const frame = chrome.getPage(session.id).frames().find((f) => f.url() === payload.url);
       if (!frame) return { view: null };

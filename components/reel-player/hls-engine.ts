@@ -53,6 +53,9 @@ export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCa
     enableWorker: false,
     // Never more pixels than the player shows (device pixels), whatever the bandwidth allows.
     capLevelToPlayerSize: true,
+    // At most a minute ahead (hls.js would otherwise fill up to ten minutes of a low bitrate): a viewer who stops
+    // early costs the publisher a minute of bytes, not the whole video.
+    maxMaxBufferLength: 60,
   });
   let started = false;
   hls.on(Events.MANIFEST_PARSED, (_, data) => callbacks.renditions(data.levels.map(rendition)));

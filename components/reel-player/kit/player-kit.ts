@@ -107,7 +107,6 @@ export class PlayerKit {
     this.playing = playing;
     if (playing?.media.id !== previous?.media.id) this.newMedia();
     if (!video || !playing) return this.detach();
-    video.playbackRate = video.defaultPlaybackRate = this.rate;
     if (this.playNext) {
       this.playNext = false;
       void video.play().catch(() => {});
@@ -216,6 +215,8 @@ export class PlayerKit {
     this.listeners = null;
     this.video = video;
     if (!video) return;
+    // The speed menu's choice carries over to a new <video> (a page's own playbackRate is its business after that).
+    video.playbackRate = video.defaultPlaybackRate = this.rate;
     const signal = (this.listeners = new AbortController()).signal;
     const on = (type: string, handler: () => void) => video.addEventListener(type, handler, { signal });
     on('play', () => {
