@@ -25,7 +25,8 @@ const PAGE_CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob: https: http:",
   "media-src 'self' blob: https: http:",
-  "connect-src 'self'",
+  // hls.js fetches HLS playlists and segments, and the player its chapters and storyboards, from the delivery hosts.
+  "connect-src 'self' https: http:",
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

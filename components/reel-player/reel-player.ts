@@ -144,8 +144,15 @@ export class ReelPlayer extends LitElement {
    */
   private _choice: Pick | null = null;
   private _chosenFrom: MediaResponse | undefined;
-  /** The playback chunk (kit/player-kit.ts), loaded with the first media. */
+  /** The playback chunk (kit/player-kit.ts), loaded with the first media (or the first choice in a playlist). */
   private _kit: PlayerKit | null = null;
+  private _kitLoad: Promise<PlayerKit> | undefined;
+  private _useKit(): Promise<PlayerKit> {
+    return this._kitLoad ??= loadKit().then(({ createKit }) => {
+      this.requestUpdate();
+      return this._kit = createKit(this, { html, nothing });
+    });
+  }
   /** A fresher answer for the media being played, fetched when its playback URLs expired. */
   private _fresh: MediaResponse | null = null;
   /** Where to pick up once the fresh URLs have loaded. */
@@ -181,7 +188,7 @@ export class ReelPlayer extends LitElement {
         this._playWhenReady = true;
         this.media = event.mediaId;
         // When it is off screen (a phone, the shelf far below), the kit scrolls it into view.
-        this._kit?.bringIntoView();
+        void this._useKit().then((kit) => kit.bringIntoView());
       },
       'reel-load': (_, playlist) => this._cue(playlist),
       // Failed: the update shows an invitation to choose instead of a loading frame.
@@ -236,7 +243,7 @@ export class ReelPlayer extends LitElement {
   }
 
   /** The player configuration, once loaded. @internal */
-  get playerConfig(): PlayerResponse | undefined {
+  get config(): PlayerResponse | undefined {
     return this._config.value;
   }
 
@@ -284,12 +291,7 @@ export class ReelPlayer extends LitElement {
     const video = this._video;
     const choice = this._choice;
     const media = this._chosenFrom;
-    if (media && !this._kit) {
-      void loadKit().then(({ createKit }) => {
-        this._kit ??= createKit(this, { html, nothing });
-        this.requestUpdate();
-      });
-    }
+    if (media) void this._useKit();
     this._kit?.sync(video, media && choice && video
       ? { media, url: mediaUrl(this.endpoint, choice.source.url), engine: choice.engine } : null);
     if (!video || this.state !== 'complete') return;
@@ -317,11 +319,11 @@ export class ReelPlayer extends LitElement {
    * interval by asking for the media again; anything else is shown as a playback failure.
    */
   private _onVideoError(): void {
-    this.renewPlayback(this._video?.currentSrc ?? '');
+    this.renew(this._video?.currentSrc ?? '');
   }
 
   /** A playback URL (`src`) stopped opening: renewed once per interval, else a playback failure. @internal */
-  renewPlayback(src: string): void {
+  renew(src: string): void {
     const video = this._video;
     const now = performance.now();
     if (video && isPlaybackUrl(src) && now - this._refreshedAt >= REFRESH_INTERVAL_MS) {

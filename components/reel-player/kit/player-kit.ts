@@ -32,14 +32,14 @@ export interface KitHost extends HTMLElement {
   addController(controller: { hostDisconnected(): void }): void;
   readonly video: HTMLVideoElement | null;
   readonly mediaItem: MediaResponse | undefined;
-  readonly playerConfig: PlayerResponse | undefined;
+  readonly config: PlayerResponse | undefined;
   /** The id of the playlist it follows. */
   readonly htmlFor: string;
   media: string;
   readonly endpoint: string | null;
   readonly options: PlayerOptions;
   /** Asks for the media again: one of its playback URLs (`src`) was refused. */
-  renewPlayback(src: string): void;
+  renew(src: string): void;
   requestUpdate(): void;
 }
 
@@ -185,20 +185,23 @@ export class PlayerKit {
     this.hlsUrl = url;
     const engine = await loadHls();
     if (this.hlsUrl !== url || this.video !== video) return;
-    if (!engine.supported()) return this.host.renewPlayback('');
+    if (!engine.supported()) return this.host.renew('');
+    // Play pressed while hls.js was still loading: attaching resets the element, so it is asked to play again after.
+    const wanted = !video.paused;
     this.hls = engine.attachHls(video, url, {
       renditions: (list) => {
         this.renditions = list;
         this.host.requestUpdate();
       },
       switched: (index, auto) => this.rendition(this.renditions[index], auto),
-      refused: (src) => this.host.renewPlayback(src),
+      refused: (src) => this.host.renew(src),
       failed: () => video.dispatchEvent(new Event('error')),
     });
     if (this.pinned >= 0) this.hls.choose(this.pinned);
-    if (resume >= 0 || !video.paused) {
+    if (resume >= 0 || wanted) {
       this.started = true;
       this.hls.start(resume);
+      if (wanted) void video.play().catch(() => {});
     }
   }
 

@@ -21,7 +21,7 @@ export function upNextChoice(host: KitHost, current: string): UpNext | null {
   const index = items.findIndex((item) => item.id === current);
   const next = index >= 0 ? items[index + 1] : undefined;
   if (!next) return null;
-  const related = host.playerConfig?.setup_config?.related as { oncomplete?: unknown; autoplaytimer?: unknown } | undefined;
+  const related = host.config?.setup_config?.related as { oncomplete?: unknown; autoplaytimer?: unknown } | undefined;
   const mode = host.getAttribute('upnext') ?? (related?.oncomplete === 'autoplay' ? 'play'
     : related?.oncomplete === 'none' || related?.oncomplete === 'hide' ? 'off' : 'cue');
   if (mode === 'off') return null;

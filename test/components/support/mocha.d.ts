@@ -4,7 +4,7 @@ interface MochaContext {
   skip(): never;
 }
 type MochaFn = (this: MochaContext) => void | Promise<void>;
-declare function describe(name: string, body: () => void): void;
+declare function describe(name: string, body: (this: MochaContext) => void): void;
 declare function it(name: string, body: MochaFn): void;
 declare function before(body: MochaFn): void;
 declare function after(body: MochaFn): void;
