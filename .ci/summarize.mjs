@@ -1,6 +1,8 @@
 // Totals the per-suite summaries that `npm test` leaves in .build/summaries/*.json ({suite, passed, failed}) into the
 // one line CI reads. A failed run whose suites recorded no failure (typecheck, build, a runner that never started)
-// still counts one failure, so a red run never prints "0 failed".
+// still counts one failure, so a red run never prints "0 failed". A suite that did not run says so in its summary
+// ({status: 'skipped', reason}: the Firefox suite on a machine without Firefox, test/firefox/run.mjs) and is printed as
+// skipped with its reason, so a skip is never mistaken for a suite with nothing to test.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const dir = new URL('../.build/summaries/', import.meta.url);
@@ -15,7 +17,9 @@ try {
 }
 for (const name of files.sort()) {
   const summary = JSON.parse(readFileSync(new URL(name, dir), 'utf8'));
-  console.log(`ci: ${summary.suite}: ${summary.passed} passed, ${summary.failed} failed`);
+  if (summary.status === 'skipped') console.log(`ci: ${summary.suite}: skipped (${summary.reason ?? 'no reason given'})`);
+  else console.log(`ci: ${summary.suite}: ${summary.passed} passed, ${summary.failed} failed` +
+    (summary.reason ? ` (${summary.reason})` : ''));
   passed += summary.passed;
   failed += summary.failed;
 }
