@@ -15,9 +15,12 @@ export { ReelGeoGate, type GateState } from './reel-geo-gate/reel-geo-gate.ts';
 export {
   ReelErrorEvent, ReelGateDecisionEvent, ReelLoadEvent, ReelSelectEvent, type GateDecisionReason,
 } from './shared/events.ts';
+export {
+  ReelEndedEvent, ReelPauseEvent, ReelPlayEvent, ReelProgressEvent, ReelRenditionEvent, ReelStallEvent,
+} from './shared/playback-events.ts';
 export { ReelApiError } from './shared/api.ts';
 export { playerOptions, describeConfig, type PlayerOptions } from './shared/setup-config.ts';
-export { pickSource } from './reel-player/pick-source.ts';
+export { pickPlayback, pickSource, type PlaybackEngine } from './reel-player/pick-source.ts';
 export type { ReelgateSettings } from './shared/settings.ts';
 export type {
   FeedItem, FeedResponse, GateReason, GateResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse,

@@ -51,14 +51,35 @@ interface PlaylistLike extends HTMLElement {
  *
  * @event {ReelErrorEvent} reel-error - Loading the media or the player configuration failed. `event.status`, `event.code`,
  *   `event.description`.
+ * @event {ReelPlayEvent} reel-play - Playback started or resumed. Every playback event has `event.mediaId` and
+ *   `event.currentTime` (seconds).
+ * @event {ReelPauseEvent} reel-pause - Playback paused (not at the end).
+ * @event {ReelEndedEvent} reel-ended - The media played to its end.
+ * @event {ReelProgressEvent} reel-progress - Playback first reached `event.quartile` (25, 50, 75 or 100 % of the
+ *   media); once each per media, in order.
+ * @event {ReelRenditionEvent} reel-rendition - The rendition playing changed (the first counts): `event.width`,
+ *   `event.height`, `event.bitrate` (bits/s, null for a file or native HLS), `event.auto` (false when pinned in the
+ *   quality menu).
+ * @event {ReelStallEvent} reel-stall - Rebuffering began (`event.stalled` true) or ended (`event.stalled` false,
+ *   `event.duration` the milliseconds waited). Waiting after a seek is not a stall.
  *
  * @slot placeholder - Shown in the frame while there is nothing to play (default: "Choose a video to play.").
  *
  * @csspart frame - The box of fixed aspect ratio around the video.
  * @csspart video - The `<video>` element.
  * @csspart poster - The `poster` image, under the video until it plays.
- * @csspart toolbar - The row under the video holding the speed menu.
+ * @csspart toolbar - The row under the video holding the timeline and the menus (shown when `rows` names it).
+ * @csspart timeline - The seek slider with chapter marks and preview thumbnails (for media with chapters or a
+ *   storyboard).
+ * @csspart chapter-mark - A chapter's start on the timeline.
+ * @csspart preview - The preview thumbnail over the frame while the timeline is hovered or moved by keyboard.
+ * @csspart chapter-menu - The chapters `<select>`: choosing one seeks to it.
+ * @csspart quality-menu - The quality `<select>` (Auto and each rendition; HLS through MSE).
+ * @csspart captions-menu - The captions `<select>` (off, the text tracks and the stream's own subtitles).
  * @csspart rate-menu - The playback speed `<select>`.
+ * @csspart up-next - The up-next card over the frame when a video of a linked playlist ends, with its countdown.
+ * @csspart up-next-play - Its "Play now" button.
+ * @csspart up-next-cancel - Its "Cancel" button.
  * @csspart title - The media title (when the configuration shows it).
  * @csspart description - The media description (when the configuration shows it).
  * @csspart playback-error - The notice over the frame when the browser cannot play the video file.
