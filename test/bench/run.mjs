@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
 import { edgeOverhead } from './sections/edge-overhead.mjs';
 import { amplification, naiveAmplification } from './sections/amplification.mjs';
+import { chunkLoad, chunkSizes } from './sections/chunk-load.mjs';
 import { embedSize } from './sections/embed-size.mjs';
 import { renderCost } from './sections/render-cost.mjs';
 import { machine } from './sections/machine.mjs';
@@ -169,6 +170,11 @@ async function main() {
   if (runs('embed')) {
     log('section 3: embed size');
     results.embed_size = await embedSize();
+    // The player's chunks beside it: their weight, and their load time in Chromium (issue 23).
+    results.embed_size.chunks = chunkSizes(join(root, 'dist'));
+    results.embed_size.chunk_load = browser
+      ? await chunkLoad({ dist: join(root, 'dist'), chromium: browser.path })
+      : { skipped: noBrowser };
   }
   if (runs('render')) {
     log('section 4: render cost in Chromium');

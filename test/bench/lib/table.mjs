@@ -54,6 +54,14 @@ export function table(results) {
       row('', 'Lit alone (only the exports the elements import, one bundle)',
         `${n(size.lit.alone.min_bytes)} B minified · ${n(size.lit.alone.min_gzip_bytes)} B min+gzip`, 'what every element bundle starts from');
     }
+    for (const [part, c] of Object.entries(size.chunks ?? {})) {
+      const load = size.chunk_load?.[part];
+      row('', `the player's ${part === 'kit' ? 'playback kit' : 'hls.js'} chunk (${c.file}, ${part === 'kit'
+        ? 'with a player\'s first media' : 'only for HLS through MSE'})`,
+      `${n(c.min_bytes)} B minified · gzip **${kb(c.min_gzip_bytes)}** · brotli ${kb(c.min_brotli_bytes)}`,
+      load ? `import() ${load.loopback_median_ms} ms on loopback, ${load.slow_4g_median_ms} ms on slow 4G (median of ${size.chunk_load.runs})`
+        : 'load time not measured');
+    }
     for (const [tag, e] of Object.entries(size.elements ?? {})) {
       row('', `\`<${tag}>\` (its module alone, Lit inside: own = alone − Lit alone)`,
         `alone ${n(e.alone_min_gzip_bytes)} B min+gzip · own **${n(e.own_min_gzip_bytes)} B**`,
