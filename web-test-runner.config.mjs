@@ -72,7 +72,8 @@ function embedFrames() {
         const playlist = document.querySelector('reel-playlist');
         const video = player?.shadowRoot?.querySelector('video') ?? null;
         // `play`: start the video (muted, as a viewer's click would with sound) to see it really plays.
-        if (play && video?.getAttribute('src') && video.paused) {
+        // (Under MSE the video has no source until that play attaches hls.js.)
+        if (play && video && player.getAttribute('state') === 'complete' && video.paused) {
           video.muted = true;
           void video.play().catch(() => {});
         }

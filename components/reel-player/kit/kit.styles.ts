@@ -3,8 +3,10 @@
  * inline styles allows it). The element's core styles (reel-player.styles.ts) keep the geometry.
  */
 export const KIT_CSS = `
-.toolbar{gap:.5rem}
-.toolbar label{display:inline-flex;align-items:center;gap:.5rem;color:var(--_muted);font-size:.875rem}
+/* Its content never widens the player (size containment: a phone's page must not zoom out for a row of menus); the
+   menus shrink to fit instead. */
+.toolbar{gap:.5rem;contain:inline-size}
+.toolbar label{display:inline-flex;align-items:center;gap:.5rem;min-inline-size:0;color:var(--_muted);font-size:.875rem}
 select{font:inherit;color:var(--_text);background:var(--_raised);border:1px solid var(--_border);border-radius:var(--_radius);padding-block:.25rem;padding-inline:.5rem;block-size:2.25rem;max-inline-size:9rem;min-inline-size:0;text-overflow:ellipsis}
 .timeline{position:relative;flex:1 1 8rem;min-inline-size:4rem;display:flex;align-items:center;block-size:100%}
 .timeline input{inline-size:100%;margin:0;accent-color:var(--reel-color-focus,#2563eb)}

@@ -63,6 +63,11 @@ export class PlayerKit {
   private listeners: AbortController | null = null;
   private hls: HlsSession | null = null;
   private hlsUrl = '';
+  /**
+   * The HLS playlist the player plays through MSE. hls.js (its chunk, the playlists) is loaded only once playback is
+   * asked for (a play, autostart): a page whose viewers never press play never fetches it.
+   */
+  private mseUrl = '';
   private started = false;
   private renditions: Rendition[] = [];
   /** The quality menu's choice: -1 automatic. */
@@ -102,7 +107,11 @@ export class PlayerKit {
 
   /** Called after every update of the element: follows the `<video>` and what it plays. */
   sync(video: HTMLVideoElement | null, playing: Playing | null): void {
-    if (video !== this.video) this.watch(video);
+    if (video !== this.video) {
+      this.detach();
+      this.mseUrl = '';
+      this.watch(video);
+    }
     const previous = this.playing;
     this.playing = playing;
     if (playing?.media.id !== previous?.media.id) this.newMedia();
@@ -112,8 +121,15 @@ export class PlayerKit {
       void video.play().catch(() => {});
     }
     this.watchViewable(video);
-    if (playing.engine === 'mse' && playing.url !== this.hlsUrl) void this.attach(video, playing.url);
-    else if (playing.engine !== 'mse') this.detach();
+    if (playing.engine !== 'mse') {
+      this.mseUrl = '';
+      this.detach();
+    } else if (playing.url !== this.mseUrl) {
+      this.mseUrl = playing.url;
+      // Fresh URLs for a stream already attached (a renewal) are attached at once, as is a stream whose play came
+      // before this kit did; otherwise on the first play.
+      if (this.hls || !video.paused || this.host.options.autostart === true) void this.attach(video, playing.url);
+    }
     this.loadTracks(playing.media);
   }
 
@@ -179,15 +195,17 @@ export class PlayerKit {
   // ------------------------------------------------------------------------------------------------ MSE engine
 
   private async attach(video: HTMLVideoElement, url: string): Promise<void> {
-    // A renewal hands a fresh URL for the same media: pick up where it was, loading at once if it had started.
-    const resume = this.hls && this.started ? video.currentTime : -1;
+    // Attaching resets the element: a renewal picks up where it was (loading at once if it had started), and a first
+    // play where a seek before it put it.
+    const resume = !!this.hls && this.started;
+    const at = video.currentTime;
     this.detach();
     this.hlsUrl = url;
     const engine = await loadHls();
     if (this.hlsUrl !== url || this.video !== video) return;
     if (!engine.supported()) return this.host.renew('');
-    // Play pressed while hls.js was still loading: attaching resets the element, so it is asked to play again after.
-    const wanted = !video.paused;
+    // Play pressed (or autostart) while hls.js was loading: attaching resets the element, so it is asked again after.
+    const wanted = !video.paused || this.host.options.autostart === true;
     this.hls = engine.attachHls(video, url, {
       renditions: (list) => {
         this.renditions = list;
@@ -198,9 +216,9 @@ export class PlayerKit {
       failed: () => video.dispatchEvent(new Event('error')),
     });
     if (this.pinned >= 0) this.hls.choose(this.pinned);
-    if (resume >= 0 || wanted) {
+    if (resume || wanted) {
       this.started = true;
-      this.hls.start(resume);
+      this.hls.start(at > 0 ? at : -1);
       if (wanted) void video.play().catch(() => {});
     }
   }
@@ -223,9 +241,10 @@ export class PlayerKit {
     const signal = (this.listeners = new AbortController()).signal;
     const on = (type: string, handler: () => void) => video.addEventListener(type, handler, { signal });
     on('play', () => {
-      if (this.hls && !this.started) {
+      if (!this.hls && this.mseUrl && this.hlsUrl !== this.mseUrl) void this.attach(video, this.mseUrl);
+      else if (this.hls && !this.started) {
         this.started = true;
-        this.hls.start();
+        this.hls.start(video.currentTime > 0 ? video.currentTime : -1);
       }
       this.cancelUpNext();
       this.emit((id, t) => new ReelPlayEvent(id, t));
@@ -264,6 +283,12 @@ export class PlayerKit {
           this.playing?.engine === 'native');
       }
     });
+    // A pointer over the player, or focus on it, is a hint that play may come: hls.js's chunk is fetched ahead.
+    const warm = () => {
+      if (this.mseUrl) void loadHls();
+    };
+    on('pointerenter', warm);
+    on('focus', warm);
     video.textTracks.addEventListener('addtrack', () => this.host.requestUpdate(), { signal });
     video.textTracks.addEventListener('change', () => this.host.requestUpdate(), { signal });
   }

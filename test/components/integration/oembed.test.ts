@@ -112,7 +112,8 @@ describe('oEmbed and iframe embeds against the real worker', () => {
     const iframe = paste(answer.html);
 
     const view = await until(url, (v) => v.playlist?.state === 'complete' && v.playlist.cards > 0
-      && v.player?.state === 'complete' && Boolean(v.player.src), 'a shelf with cards and a cued player');
+      // Cued: its media loaded (an HLS media, played through MSE, has no source until the viewer plays it).
+      && v.player?.state === 'complete' && Boolean(v.player.media), 'a shelf with cards and a cued player');
     expect(view.playlist!.cards).to.be.greaterThan(0);
     // The player and room for the shelf (the same for every visitor); more cards than fit scroll inside the frame.
     const expected = layoutHeight(view);

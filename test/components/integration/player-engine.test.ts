@@ -55,11 +55,15 @@ function record(player: ReelPlayer, ...types: Array<keyof GlobalEventHandlersEve
   return events;
 }
 
-/** Plays muted, once the engine has given the video its source (under MSE: hls.js's MediaSource). */
+/**
+ * Plays muted, as a viewer's press would. Under MSE that first play is what attaches hls.js, which reloads the element
+ * (so the first play() is aborted) and then plays it again.
+ */
 async function play(video: HTMLVideoElement): Promise<void> {
-  await waitUntil(() => video.getAttribute('src'), 'the video never got a source', { timeout: 15000 });
   video.muted = true;
-  await video.play();
+  await video.play().catch(() => {});
+  await waitUntil(() => !video.paused && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA,
+    `it never played (paused ${video.paused}, readyState ${video.readyState})`, { timeout: 20000 });
 }
 
 const height = (e: Event) => (e as GlobalEventHandlersEventMap['reel-rendition']).height;
@@ -77,14 +81,18 @@ describe('<reel-player> playback engine against the real worker', function (this
     expect(player.engine).to.equal('mse');
     expect(player.getAttribute('engine')).to.equal('mse');
     const video = player.video!;
-    // The playlist is never the video's source: hls.js gives it a MediaSource (a blob: URL).
-    await waitUntil(() => video.src.startsWith('blob:'), 'hls.js never attached a MediaSource', { timeout: 15000 });
+    // Until the viewer plays, nothing of HLS is fetched: no source, no hls.js chunk, no playlist.
+    await player.updateComplete;
+    expect(video.hasAttribute('src')).to.equal(false);
+    const hlsRequests = () => performance.getEntriesByType('resource').filter((e) => /hls-engine|reelgate-hls\./.test(e.name));
+    expect(hlsRequests()).to.deep.equal([]);
     await play(video);
+    // The playlist is never the video's source: hls.js gives it a MediaSource (a blob: URL).
+    expect(video.src).to.match(/^blob:/);
     await waitUntil(() => video.currentTime > 2, `the video never advanced (at ${video.currentTime})`,
       { timeout: 20000 });
     expect(video.error).to.equal(null);
-    const chunk = performance.getEntriesByType('resource').filter((e) => /hls-engine|reelgate-hls\./.test(e.name));
-    expect(chunk, 'the HLS chunk, once').to.have.length(1);
+    expect(hlsRequests(), 'the HLS chunk, once').to.have.length(1);
   });
 
   it('switches rendition when the network is throttled, and says so in reel-rendition', async () => {
