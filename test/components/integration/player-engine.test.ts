@@ -236,6 +236,19 @@ describe('<reel-player> playback engine against the real worker', function (this
     await expect(player).to.be.accessible();
   });
 
+  it('never widens its container with the toolbar\'s controls (a phone\'s page must not zoom out)', async () => {
+    const media = await findMedia(SITE, FOOD, (m) => longHls(m) && hasKinds('chapters', 'captions')(m));
+    // A box as wide as its content's narrowest (min-content): the player's frame and rows take what they are given,
+    // so only a control that insisted on its own width could make it wider.
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div style="inline-size: min-content"><reel-player site=${SITE} media=${media.id} rows="toolbar"></reel-player></div>`);
+    const player = wrapper.querySelector('reel-player')!;
+    await untilState(player, 'complete');
+    await waitUntil(() => $(player, '[part="chapter-menu"]') && $(player, '[part="timeline"]'), 'no toolbar controls',
+      { timeout: 10000 });
+    expect(wrapper.getBoundingClientRect().width).to.be.below(50);
+  });
+
   it('fires each playback event once, with its documented fields', async () => {
     const media = await findMedia(SITE, FOOD, longHls);
     const player = await mount(SITE, media.id);
