@@ -332,27 +332,8 @@ export function chunkModules(names) {
   };
 }
 
-/**
- * The player's playback kit (components/reel-player/kit/), built like the bundle but as its own file: it imports no
- * Lit (the element hands it its `html`), and reaches the element through public members only, so renaming private
- * ones per file is safe.
- */
-export const kitOptions = (hlsFile) => ({
-  entryPoints: [join(root, 'components/reel-player/kit/player-kit.ts')],
-  bundle: true,
-  format: 'esm',
-  target: 'es2022',
-  tsconfig: join(root, 'components/tsconfig.json'),
-  legalComments: 'none',
-  minify: true,
-  mangleProps: /^_[a-z]/,
-  plugins: [chunkModules({ hls: hlsFile }), minifyTemplates, minifyAgain],
-  write: false,
-});
-
-/** hls.js behind the player's MSE engine (components/reel-player/hls-engine.ts), as its own file. */
-export const hlsOptions = {
-  entryPoints: [join(root, 'components/reel-player/hls-engine.ts')],
+/** What every file the embed ships is built with: one minified ES module each, kept in memory (see minifyAgain). */
+const SHIPPED = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
@@ -361,6 +342,21 @@ export const hlsOptions = {
   minify: true,
   write: false,
 };
+
+/**
+ * The player's playback kit (components/reel-player/kit/), built like the bundle but as its own file: it imports no
+ * Lit (the element hands it its `html`), and reaches the element through public members only, so renaming private
+ * ones per file is safe.
+ */
+export const kitOptions = (hlsFile) => ({
+  ...SHIPPED,
+  entryPoints: [join(root, 'components/reel-player/kit/player-kit.ts')],
+  mangleProps: /^_[a-z]/,
+  plugins: [chunkModules({ hls: hlsFile }), minifyTemplates, minifyAgain],
+});
+
+/** hls.js behind the player's MSE engine (components/reel-player/hls-engine.ts), as its own file. */
+export const hlsOptions = { ...SHIPPED, entryPoints: [join(root, 'components/reel-player/hls-engine.ts')] };
 
 /**
  * The embed bundle's plugins, given the names of the player's chunk files (components/build.mjs builds those first).
@@ -372,13 +368,8 @@ export function embedPlugins(names = { kit: 'reelgate-kit.000000000000.js', hls:
 
 /** The embed build: one minified ES module with Lit inside; the player's chunks apart (chunks.ts). */
 export const embedOptions = {
+  ...SHIPPED,
   entryPoints: [join(root, 'components/embed.ts')],
-  bundle: true,
-  format: 'esm',
-  target: 'es2022',
-  tsconfig: join(root, 'components/tsconfig.json'),
-  legalComments: 'none',
-  minify: true,
   // Our private members (`_items`, `_onKeydown`…) get short names. Safe because nothing reaches them by a string:
   // reactive properties are declared in `static properties` (an object key, renamed with the member), never through
   // decorators (which pass the name as a string). So do Lit's private fields (`_$AH`, `_$Em`…: `_$` and two
@@ -389,5 +380,4 @@ export const embedOptions = {
   // esbuild never picks a name that is used unmangled anywhere in the bundle.
   mangleProps: /^_[a-z]|^_\$[A-Z][A-Za-z_]$/,
   plugins: embedPlugins(),
-  write: false,
 };
