@@ -42,10 +42,12 @@ describe('issue 22 item 5: `javascript:` links are rendered', () => {
       });
       return json(answer);
     });
+    // Listened for before the element exists: the fake worker can answer (and the element announce its page) while
+    // fixture() is still waiting for the first render.
+    const loaded = nextEvent(document, 'reel-load');
     const wrapper = await fixture<HTMLDivElement>(html`
       <div style="inline-size: 900px"><reel-playlist site=${SITE} playlist=${PLAYLIST} endpoint=${ENDPOINT}></reel-playlist></div>`);
     const el = wrapper.querySelector<ReelPlaylist>('reel-playlist')!;
-    const loaded = nextEvent(el, 'reel-load');
     await untilState(el, 'complete');
     const load = await loaded;
     expect(el.feed!.playlist.link).to.equal(null);

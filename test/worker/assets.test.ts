@@ -43,4 +43,24 @@ describe('embed script', () => {
     await expectError(await SELF.fetch('http://localhost/embed/reelgate.000000000000.js'), 404, 'not_found');
     await expectError(await SELF.fetch('http://localhost/embed/index.html'), 404, 'not_found');
   });
+
+  it('serves the player\'s chunks, the ones the bundle imports, immutable for a year to any page; 404s others', async () => {
+    // Each file names the next by its content hash, relative to its own URL (components/build.mjs): the bundle the
+    // playback kit, the kit hls.js.
+    let text = await (await SELF.fetch('http://localhost/embed/reelgate.js')).text();
+    for (const part of ['kit', 'hls']) {
+      const file = new RegExp(`\\./(reelgate-${part}\\.[\\w-]+\\.js)`).exec(text)?.[1];
+      expect(file, `the ${part} chunk is imported`).toBeDefined();
+      expect(dist).toContain(file);
+      const response = await SELF.fetch(`http://localhost/embed/${file}`, { headers: { origin: 'https://any.example' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/javascript/);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      text = await response.text();
+      expect(text.length).toBeGreaterThan(1000);
+    }
+    await expectError(await SELF.fetch('http://localhost/embed/reelgate-kit.000000000000.js'), 404, 'not_found');
+    await expectError(await SELF.fetch('http://localhost/embed/reelgate-other.0123456789ab.js'), 404, 'not_found');
+  });
 });
