@@ -21,9 +21,12 @@ interface PlaylistLike extends HTMLElement {
 
 /**
  * Plays one media item in a native `<video>`, set up by a player configuration's `setup_config` (aspect ratio,
- * autostart, repeat, preload, stretching, speed menu, title and description). It loads the rendition that fits its
- * width on this screen, with text tracks and poster. Linked to a `<reel-playlist>` by `for`, it plays what is chosen
- * there (and cues the playlist's first item until then).
+ * autostart, repeat, preload, stretching, speed menu, title and description). HLS plays adaptively in every browser:
+ * natively where that is trusted (Safari), through MSE by hls.js elsewhere (a chunk loaded only once playback is
+ * asked for); without HLS, the MP4 that fits its width on this screen; with text tracks and poster. Linked to a
+ * `<reel-playlist>` by `for`, it plays what is chosen there (and cues the playlist's first item until then), and
+ * offers the next item when a video ends. Its toolbar row holds a timeline with chapter marks and preview
+ * thumbnails, and chapter, quality, captions and speed menus (the playback kit, a chunk loaded with the first media).
  *
  * Content under a geo policy comes as the worker's own playback URLs, which expire: when one does mid-playback, the
  * player asks for the media again (fresh URLs, and the policy decided again) and resumes where it was.
