@@ -25,6 +25,8 @@ export interface HlsCallbacks {
 }
 
 export interface HlsSession {
+  /** Resolves once the video has its MediaSource (its `src` set: a play() before that would be undone). */
+  attached: Promise<void>;
   /** Pins a rendition by index, or -1 for automatic choice. */
   choose(index: number): void;
   /** Starts loading segments, from `at` seconds (the first play: nothing is fetched beyond the playlists before). */
@@ -58,6 +60,7 @@ export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCa
     maxMaxBufferLength: 60,
   });
   let started = false;
+  const attached = new Promise<void>((resolve) => hls.once(Events.MEDIA_ATTACHED, () => resolve()));
   hls.on(Events.MANIFEST_PARSED, (_, data) => callbacks.renditions(data.levels.map(rendition)));
   hls.on(Events.LEVEL_SWITCHED, (_, data) => callbacks.switched(data.level, hls.autoLevelEnabled));
   hls.on(Events.ERROR, (_, data: ErrorData) => {
@@ -72,6 +75,7 @@ export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCa
   hls.loadSource(url);
   hls.attachMedia(video);
   return {
+    attached,
     choose(index) {
       // Takes effect from the next segment, keeping what is buffered (no stall for a menu choice).
       hls.nextLevel = index;

@@ -3,7 +3,7 @@
  * states with held answers (a frame painted between steps), and the page's `layout-shift` entries since mounting
  * (less those right after input, as CLS counts them) must add up to exactly 0.
  */
-import { expect, fixture } from '@open-wc/testing';
+import { expect, fixture, waitUntil } from '@open-wc/testing';
 import '../../components/reel-geo-gate/define.ts';
 import '../../components/reel-player/define.ts';
 import '../../components/reel-player-config/define.ts';
@@ -105,7 +105,9 @@ describe('layout shift (issue 14)', () => {
         await release(mediaAnswer, LONG);
       }
       await untilState(el, 'complete');
-      expect(el.shadowRoot!.querySelector('[part="rate-menu"]')).to.not.equal(null);
+      // The speed menu comes with the playback kit, a chunk loaded with the media: its arrival counts too.
+      await waitUntil(() => el.shadowRoot!.querySelector('[part="rate-menu"]'), 'the speed menu (the playback kit) never came',
+        { timeout: 10000 });
       expect(el.shadowRoot!.querySelector('[part="description"]')).to.not.equal(null);
       expect(await shifts.total()).to.equal(0);
     });

@@ -431,12 +431,16 @@ describe('<reel-player> starting playback', () => {
     await untilState(el, 'complete');
     await waitUntil(() => el.options.autostart === 'viewable', 'the configuration never applied');
     await el.updateComplete;
+    // Autostart is the playback kit's (a chunk loaded with the media): once it is there, nothing plays out of view.
+    await waitUntil(() => el.shadowRoot!.adoptedStyleSheets.some((sheet) =>
+      [...sheet.cssRules].some((rule) => rule.cssText.startsWith('.up-next'))), 'the playback kit never loaded',
+    { timeout: 10000 });
     // Two frames: the observer has delivered its first, not-intersecting, entry.
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     expect(plays).to.have.length(0);
     expect(video(el).autoplay).to.equal(false);
     el.scrollIntoView();
-    await waitUntil(() => plays.length === 1, 'never started when scrolled into view');
+    await waitUntil(() => plays.length === 1, 'never started when scrolled into view', { timeout: 5000 });
     expect(plays[0]).to.equal(video(el));
     expect(video(el).muted).to.equal(true);
   });

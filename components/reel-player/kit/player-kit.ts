@@ -77,6 +77,11 @@ export class PlayerKit {
   private height: number | null = null;
   /** Playback has begun (a first `playing`): a wait after this is a stall. */
   private rolling = false;
+  /**
+   * `reel-play` was said and no `reel-pause` or `reel-ended` since: a play that only re-issues one (after hls.js
+   * attached, or one the kit arrived too late to hear) is said once.
+   */
+  private announced = false;
   private quartiles = new Set<number>();
   private stalledAt = 0;
   private chapters: Cue[] = [];
@@ -120,6 +125,8 @@ export class PlayerKit {
       this.playNext = false;
       void video.play().catch(() => {});
     }
+    // Playing already (autoplay, or a play before this chunk arrived): said now.
+    if (!video.paused) this.announcePlay();
     this.watchViewable(video);
     if (playing.engine !== 'mse') {
       this.mseUrl = '';
@@ -164,6 +171,7 @@ export class PlayerKit {
     this.lastRendition = '';
     this.stalledAt = 0;
     this.rolling = false;
+    this.announced = false;
     this.height = null;
     this.started = false;
     this.pinned = -1;
@@ -219,7 +227,9 @@ export class PlayerKit {
     if (resume || wanted) {
       this.started = true;
       this.hls.start(at > 0 ? at : -1);
-      if (wanted) void video.play().catch(() => {});
+      const session = this.hls;
+      await session.attached;
+      if (wanted && this.hls === session) void video.play().catch(() => {});
     }
   }
 
@@ -247,12 +257,15 @@ export class PlayerKit {
         this.hls.start(video.currentTime > 0 ? video.currentTime : -1);
       }
       this.cancelUpNext();
-      this.emit((id, t) => new ReelPlayEvent(id, t));
+      this.announcePlay();
     });
     on('pause', () => {
-      if (!video.ended) this.emit((id, t) => new ReelPauseEvent(id, t));
+      if (video.ended || !this.announced) return;
+      this.announced = false;
+      this.emit((id, t) => new ReelPauseEvent(id, t));
     });
     on('ended', () => {
+      this.announced = false;
       this.quartile(100);
       this.emit((id, t) => new ReelEndedEvent(id, t));
       this.offerUpNext();
@@ -291,6 +304,12 @@ export class PlayerKit {
     on('focus', warm);
     video.textTracks.addEventListener('addtrack', () => this.host.requestUpdate(), { signal });
     video.textTracks.addEventListener('change', () => this.host.requestUpdate(), { signal });
+  }
+
+  private announcePlay(): void {
+    if (this.announced || !this.playing) return;
+    this.announced = true;
+    this.emit((id, t) => new ReelPlayEvent(id, t));
   }
 
   private quartile(q: 25 | 50 | 75 | 100): void {
