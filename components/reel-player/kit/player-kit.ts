@@ -119,7 +119,11 @@ export class PlayerKit {
     }
     const previous = this.playing;
     this.playing = playing;
-    if (playing?.media.id !== previous?.media.id) this.newMedia();
+    if (playing?.media.id !== previous?.media.id) {
+      this.newMedia();
+      // The toolbar and overlay render from what this saw: the element renders them again now that it has.
+      if (playing) this.host.requestUpdate();
+    }
     if (!video || !playing) return this.detach();
     if (this.playNext) {
       this.playNext = false;
