@@ -1,6 +1,5 @@
 /** JSON answers with the headers every public answer carries: ETag (+304), Cache-Control, cache state, Server-Timing. */
-import type { CacheState } from './cache/cached.ts';
-import { etagOf } from './cache/envelope.ts';
+import { etagOf, type CacheState } from './cache/envelope.ts';
 import type { ServerTiming } from './server-timing.ts';
 
 export const CACHE_STATE_HEADER = 'x-reelgate-cache';

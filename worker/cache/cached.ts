@@ -15,10 +15,9 @@ import type { CacheKind, Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
-import { etagOf, isEnvelope, type Envelope } from './envelope.ts';
+import { etagOf, isEnvelope, type CacheState, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
 
-export type CacheState = 'HIT' | 'MISS' | 'STALE';
 export interface CachedValue<T> {
   value: T;
   state: CacheState;

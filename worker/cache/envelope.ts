@@ -3,6 +3,9 @@ export type Envelope<T> =
   | { v: 1; storedAt: number; found: true; etag: string; value: T }
   | { v: 1; storedAt: number; found: false };
 
+/** How a cached answer was served: fresh from a cache, fetched anew, or stale while a refresh runs. */
+export type CacheState = 'HIT' | 'MISS' | 'STALE';
+
 export function isEnvelope(value: unknown): value is Envelope<unknown> {
   const e = value as Envelope<unknown> | null;
   return typeof e === 'object' && e !== null && e.v === 1 && typeof e.storedAt === 'number' && typeof e.found === 'boolean';
