@@ -10,7 +10,7 @@ import { AuditLog, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './audit.ts';
 import { ApiError } from '../errors.ts';
 import { noStoreJson } from '../respond.ts';
 import { gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';
-import { gatewayDb } from './forward.ts';
+import { gatewayDb } from './db.ts';
 import { KeyStore } from './key-store.ts';
 import { readBoundedText } from './request-checks.ts';
 

@@ -6,10 +6,11 @@
 import { budgetStub, failureToError } from '../budget/upstream.ts';
 import type { BudgetResult, RawAnswer } from '../budget/calls.ts';
 import type { Env } from '../env.ts';
-import { ApiError, errorBody } from '../errors.ts';
+import { errorBody } from '../errors.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
+import { gatewayDb } from './db.ts';
 import type { CallerShare } from '../budget/caller-shares.ts';
 import { DEFAULT_RETRY_AFTER, RATE_LIMIT_CODE, unauthorized } from './errors.ts';
 import {
@@ -32,13 +33,6 @@ export interface Outcome extends StoredOutcome {
   headers: Record<string, string>;
   /** True when the status and body are the upstream's own. */
   fromUpstream: boolean;
-}
-
-export function gatewayDb(env: Env): D1Database {
-  if (!env.GATEWAY_DB) {
-    throw new ApiError(503, 'gateway_unavailable', 'The gateway is not configured (no GATEWAY_DB binding).');
-  }
-  return env.GATEWAY_DB;
 }
 
 /** The live access key of the request, or 401. */

@@ -9,7 +9,7 @@
 import type { Env } from '../env.ts';
 import { bearerToken, sha256Hex, type AccessKey } from './access-keys.ts';
 import { forbidden, unauthorized } from './errors.ts';
-import { gatewayDb } from './forward.ts';
+import { gatewayDb } from './db.ts';
 import { KeyStore } from './key-store.ts';
 import type { MatchedRoute } from './v2-routes.ts';
 

@@ -18,7 +18,8 @@ import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.
 import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../contract/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
 import { schemaMissing, V2_ERRORS } from '../errors.ts';
-import { authenticate, gatewayDb, performCall, RATE_RESET_HEADER, type Outcome } from '../forward.ts';
+import { gatewayDb } from '../db.ts';
+import { authenticate, performCall, RATE_RESET_HEADER, type Outcome } from '../forward.ts';
 import { readIdempotencyKey } from '../idempotency.ts';
 import { KeyStore } from '../key-store.ts';
 import { readBoundedText } from '../request-checks.ts';
