@@ -5,7 +5,7 @@
  * (its variants), `media:<site>:<media>`, `player:<site>:<player>`, `poster:<site>:<media>`, `geo:<hashed address>`
  * (one caller address's own answer, never its network's).
  */
-import type { FeedVariant } from '../catalog/feed.ts';
+import type { FeedVariant } from '../catalog/feed-variant.ts';
 
 /** A variant's part of its keys, and its key in the playlist's variant cap: `<seed>:<tags>`. */
 export function variantKey(variant: FeedVariant): string {

@@ -9,12 +9,13 @@ import { cached, type CachedValue } from '../cache/cached.ts';
 import { cacheKeys } from '../cache/keys.ts';
 import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
-import { ApiError, invalidRequest } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type { ServerTiming } from '../server-timing.ts';
 import { feedItem, playlistHeader } from '../projections.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
 import { readRules, readType, type PlaylistRules } from './playlist-rules.ts';
 import { filteredSelection, selectsNothing, shuffled, term, type CallerNarrowing } from './playlist-selection.ts';
+import { NO_VARIANT, type FeedVariant } from './feed-variant.ts';
 import { deliveryBase } from './posters.ts';
 import type { Media, MediaList, Playlist, PlaylistType, TypedPlaylist } from '../contract/v2-types.ts';
 
@@ -22,47 +23,6 @@ export interface FeedSnapshot {
   playlist: FeedResponse['playlist'];
   /** Ready media in feed order, publish window not yet applied. */
   items: FeedItem[];
-}
-
-/**
- * What a caller may vary, at delivery time, as the platform's Delivery API takes it: the media a recommendations feed
- * relates to (`related_media_id`, older name `seed`), the article tags of an article-matching feed, the phrase of a
- * search feed. The Management API stores none of them.
- */
-export interface FeedVariant {
-  seed: string | null;
-  tags: string[];
-  search: string | null;
-}
-
-/** The query parameter each playlist type varies by; the other types take none. */
-const VARIANT_PARAMETER: Partial<Record<PlaylistType, keyof FeedVariant>> = {
-  recommendations: 'seed',
-  article_matching: 'tags',
-  search: 'search',
-};
-
-/** The name a caller knows each variant by. */
-const PARAMETER_NAME: Record<keyof FeedVariant, string> = { seed: 'related_media_id', tags: 'tags', search: 'search' };
-
-export const NO_VARIANT: FeedVariant = { seed: null, tags: [], search: null };
-
-/** Whether a caller asked for a variant at all. */
-export function isVariant(variant: FeedVariant): boolean {
-  return variant.seed !== null || variant.tags.length > 0 || variant.search !== null;
-}
-
-/**
- * Refuses a variant the playlist's type does not use: every value would be a new cache key (and upstream calls) for
- * an answer that is the same as the playlist's own feed.
- */
-export function checkVariant(type: PlaylistType, variant: FeedVariant): void {
-  for (const parameter of ['seed', 'tags', 'search'] as const) {
-    const given = parameter === 'tags' ? variant.tags.length > 0 : variant[parameter] !== null;
-    if (!given || VARIANT_PARAMETER[type] === parameter) continue;
-    const takes = Object.entries(VARIANT_PARAMETER).find(([, p]) => p === parameter)![0];
-    throw invalidRequest(`"${PARAMETER_NAME[parameter]}" applies to ${takes} playlists only; this playlist is ${type}.`);
-  }
 }
 
 /** A playlist's own fields, its type and its rules: what a variant of its feed is resolved from. */

@@ -13,9 +13,9 @@ import { cached, type CachedValue } from '../cache/cached.ts';
 import { cacheKeys, variantKey } from '../cache/keys.ts';
 import { heldAnswer, holdAnswer } from '../cache/rendered.ts';
 import {
-  baseFeed, checkVariant, feedOf, isVariant, loadPlaylistHead, type FeedLookup, type FeedSnapshot, type FeedVariant,
-  type PlaylistHead,
+  baseFeed, feedOf, loadPlaylistHead, type FeedLookup, type FeedSnapshot, type PlaylistHead,
 } from '../catalog/feed.ts';
+import { checkVariant, isVariant, type FeedVariant } from '../catalog/feed-variant.ts';
 import type { SiteConfig } from '../config.ts';
 import { ApiError, invalidRequest, rateLimited } from '../errors.ts';
 import { enforcePolicies, mediaPolicies, playlistPolicies, unbound, visibleItems } from '../geo/enforce.ts';
