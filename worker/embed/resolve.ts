@@ -14,7 +14,7 @@ import { playlistMembership } from '../geo/membership.ts';
 import { withPlaybackThumbnails, withPlaybackUrls } from '../playback/urls.ts';
 import { isPublished } from '../projections.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
-import { publicCaller, siteOf, type Visit } from '../routes/context.ts';
+import { publicCaller, siteOf, type Visit } from '../visit.ts';
 import type { EmbedTarget } from './targets.ts';
 
 export interface Embeddable {

@@ -5,7 +5,7 @@
  */
 import type { SiteConfig } from '../config.ts';
 import { geoBlocked } from '../errors.ts';
-import type { Visit } from '../routes/context.ts';
+import type { Visit } from '../visit.ts';
 import { locateCaller } from './locate.ts';
 import type { Membership } from './membership.ts';
 import { decide, needsProxyClass } from './policy.ts';

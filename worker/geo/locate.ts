@@ -20,7 +20,7 @@ import { cacheKeys } from '../cache/keys.ts';
 import type { Env } from '../env.ts';
 import { ApiError, rateLimited } from '../errors.ts';
 import type { GeoResponse } from '../contract/public-api.ts';
-import type { Visit } from '../routes/context.ts';
+import type { Visit } from '../visit.ts';
 import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../contract/geo-types.ts';
 import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';

@@ -13,7 +13,7 @@ import { cacheKeys } from '../cache/keys.ts';
 import { baseFeed, type FeedSnapshot } from '../catalog/feed.ts';
 import type { SiteConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import type { Visit } from '../routes/context.ts';
+import type { Visit } from '../visit.ts';
 
 /** The names of the policies a media's playlists bind it to (none when no configured playlist lists it). */
 export type Membership = (mediaId: string) => string[];

@@ -5,7 +5,7 @@
  * `playback.bind_network` on, every URL carries the caller's network, and none is minted when that cannot be read
  * (network.ts, `playbackBinding`): never an unbound URL in its place.
  */
-import type { Visit } from '../routes/context.ts';
+import type { Visit } from '../visit.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 import { devMode } from '../visitor.ts';

@@ -9,7 +9,7 @@ import type { FeedResponse, MediaResponse } from '../contract/public-api.ts';
 import { mediaPolicies } from '../geo/enforce.ts';
 import { heldMembership } from '../geo/membership.ts';
 import { publicOrigin } from '../public-origin.ts';
-import type { Visit } from '../routes/context.ts';
+import type { Visit } from '../visit.ts';
 import type { Answer, RenderSource } from './page.ts';
 import { regionsOf, type Regions } from './regions.ts';
 

@@ -1,34 +1,9 @@
-/** What every route handler receives and the lookups they share. */
+/** What every route handler receives. The request as the modules under the routes see it, and the site and caller
+ * lookups the handlers share with them, are one layer down, in worker/visit.ts. */
 import type { IRequest } from 'itty-router';
-import type { CallerContext } from '../budget/upstream.ts';
-import type { Config, SiteConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
-import { notFound } from '../errors.ts';
-import { requireSiteId } from '../request-guard.ts';
-import type { ServerTiming } from '../server-timing.ts';
-import { visitorKey } from '../visitor.ts';
 
 /** A routed request, with the configuration the front door parsed for it (once per isolate, worker/config.ts). */
 export type RouteRequest = IRequest & Request & { config: Config };
 export type Handler = (request: RouteRequest, env: Env, ctx: ExecutionContext) => Promise<Response>;
-
-/** One request as the modules under the routes see it (geo, playback, cache): one argument instead of five. */
-export interface Visit {
-  request: Request;
-  env: Env;
-  ctx: ExecutionContext;
-  config: Config;
-  timing?: ServerTiming | undefined;
-}
-
-/** A configured site, or 404 (only configured sites are served). */
-export function siteOf(config: Config, id: string | undefined): SiteConfig {
-  const site = config.sites.get(requireSiteId(id));
-  if (!site) throw notFound('No such site.');
-  return site;
-}
-
-/** The caller's turn-key in the budget's public lane: their hashed network, so one visitor cannot starve others. */
-export async function publicCaller(request: Request, env: Env): Promise<CallerContext> {
-  return { lane: 'public', caller: (await visitorKey(request, env)) ?? 'anonymous' };
-}

@@ -26,7 +26,8 @@ import { intParam, readQuery, requireId, searchParam, tagsParam } from '../reque
 import { withPlaybackThumbnails } from '../playback/urls.ts';
 import { PRIVATE_NO_STORE, publicCacheControl, renderJson, renderedResponse, type RenderedJson } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
-import { publicCaller, siteOf, type Handler, type Visit } from './context.ts';
+import { publicCaller, siteOf, type Visit } from '../visit.ts';
+import type { Handler } from './context.ts';
 
 const MAX_PAGE = 1000;
 /** Marks an answer that is the playlist's own feed standing in for a variant that could not be loaded now. */

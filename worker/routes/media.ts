@@ -12,7 +12,8 @@ import type { MediaResponse } from '../contract/public-api.ts';
 import { readQuery, requireId } from '../request-guard.ts';
 import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
 import { ServerTiming } from '../server-timing.ts';
-import { publicCaller, siteOf, type Handler, type Visit } from './context.ts';
+import { publicCaller, siteOf, type Visit } from '../visit.ts';
+import type { Handler } from './context.ts';
 
 export const mediaRoute: Handler = async (request, env, ctx) => {
   const { config } = request;

@@ -21,7 +21,8 @@ import { sameBytes, signToken, verifyToken, type PlaybackGrant } from '../playba
 import { PLAY_PREFIX } from '../playback/urls.ts';
 import { rawTarget, readQuery } from '../request-guard.ts';
 import { DEV_IP_HEADER, devMode } from '../visitor.ts';
-import type { Handler, Visit } from './context.ts';
+import type { Visit } from '../visit.ts';
+import type { Handler } from './context.ts';
 
 /** Development only: `?dev_ip=` stands in for the address, as the header does for fetches (a media element sends none). */
 const DEV_IP_PARAM = 'dev_ip';
