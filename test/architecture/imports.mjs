@@ -1,0 +1,244 @@
+// `npm run check:imports` (part of `npm test`): the module graph of worker/, components/ and demo/sandbox/ has no import
+// cycle, and each layer imports only what lies below it. Plain Node plus the `typescript` package the repo already
+// has (its parser, not its type checker): every relative import of a `.ts` module is an edge, whether it is
+// `import … from`, `export … from`, `import('…')`, `import x = require('…')` or a type position's `import('…').T`.
+// Type-only imports count too: a type names the module it comes from, so a type that has to be imported from a layer
+// above is the same layering mistake as a value would be (it is how `Visit` tied geo/, playback/ and embed/ to
+// routes/), and a cycle of types is a knot a reader still has to untie. Generated declaration files (`*.d.ts`:
+// wrangler's worker-configuration.d.ts) are ambient, not modules anyone imports, and are left out.
+//
+// Prints `architecture: N modules, 0 cycles, layering ok` (naming any waived cycle, below) and exits 0, or lists each
+// cycle and each rule a module breaks and exits 1.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const roots = ['worker', 'components', 'demo/sandbox'];
+const skipDirs = new Set(['node_modules', '.wrangler', 'dist', '.build']);
+
+/** Every `.ts` module (not `.d.ts`) under a folder, as repo-relative paths with forward slashes. */
+function modulesUnder(dir) {
+  const out = [];
+  for (const name of readdirSync(join(root, dir))) {
+    const rel = `${dir}/${name}`;
+    if (statSync(join(root, rel)).isDirectory()) {
+      if (!skipDirs.has(name)) out.push(...modulesUnder(rel));
+    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) {
+      out.push(rel);
+    }
+  }
+  return out;
+}
+
+/** Every module specifier a source file names, with the line it is on. */
+function specifiers(file, text) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found = [];
+  const add = (node) => {
+    if (node && ts.isStringLiteralLike(node)) {
+      found.push({ specifier: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+  };
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The repo-relative module a relative specifier names, or null when it names no `.ts` module. */
+function resolveSpecifier(from, specifier) {
+  const base = resolve(root, dirname(from), specifier);
+  const candidates = [base, base.replace(/\.(m?js)$/, (_, ext) => (ext === 'mjs' ? '.mts' : '.ts')), `${base}.ts`,
+    join(base, 'index.ts')];
+  for (const candidate of candidates) {
+    if (candidate.endsWith('.ts') && existsSync(candidate) && statSync(candidate).isFile()) {
+      return relative(root, candidate).split(sep).join('/');
+    }
+  }
+  return null;
+}
+
+const modules = roots.flatMap(modulesUnder).sort();
+/** module → [{ to, line, specifier }] */
+const graph = new Map();
+const problems = [];
+for (const file of modules) {
+  const edges = [];
+  for (const { specifier, line } of specifiers(file, readFileSync(join(root, file), 'utf8'))) {
+    if (!specifier.startsWith('.')) continue; // packages (lit, itty-router) and runtime modules (cloudflare:workers)
+    const to = resolveSpecifier(file, specifier);
+    if (to === null) {
+      // A relative import of something else (JSON, CSS, a script): not a module of the graph, but still a reach
+      // across the tree the layering rules below judge by path.
+      const target = relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/');
+      edges.push({ to: target, line, specifier, external: true });
+    } else {
+      edges.push({ to, line, specifier });
+    }
+  }
+  graph.set(file, edges);
+}
+
+// Cycles: Tarjan's strongly connected components; a component of more than one module is a cycle, and so is a module
+// that imports itself. Each is printed as one path through it that returns to its start.
+function stronglyConnected() {
+  let index = 0;
+  const indices = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  const strongConnect = (v) => {
+    indices.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const { to } of graph.get(v) ?? []) {
+      if (!graph.has(to)) continue;
+      if (!indices.has(to)) {
+        strongConnect(to);
+        low.set(v, Math.min(low.get(v), low.get(to)));
+      } else if (onStack.has(to)) {
+        low.set(v, Math.min(low.get(v), indices.get(to)));
+      }
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      components.push(component);
+    }
+  };
+  for (const v of graph.keys()) if (!indices.has(v)) strongConnect(v);
+  return components;
+}
+
+/** A shortest path from `start` back to `start` inside one component (breadth-first), as a list of modules. */
+function cyclePath(start, members) {
+  const previous = new Map();
+  const queue = [start];
+  const seen = new Set([start]);
+  while (queue.length) {
+    const v = queue.shift();
+    for (const { to } of graph.get(v)) {
+      if (!members.has(to)) continue;
+      if (to === start) {
+        const path = [start];
+        for (let w = v; w !== start; w = previous.get(w)) path.splice(1, 0, w);
+        return [...path, start];
+      }
+      if (!seen.has(to)) {
+        seen.add(to);
+        previous.set(to, v);
+        queue.push(to);
+      }
+    }
+  }
+  return [start, start];
+}
+
+// Cycles this check knows about and lets stand for now, each matched by its exact set of modules: a cycle that grows,
+// shrinks or changes fails as a new one, and a waiver whose cycle is gone fails too, so the list is removed as soon
+// as it can be. Only components/ has one, and it is the components' to untie (issue 24): the player's lazy-loading
+// module (chunks.ts) imports the kit with `import()`, and the kit imports chunks.ts back to load hls.js, while
+// up-next.ts takes the kit's host types from player-kit.ts. Untying it means touching the embed bundle, which is at
+// its size budget, so it is a change of its own.
+const waivers = [
+  {
+    members: ['components/reel-player/chunks.ts', 'components/reel-player/kit/player-kit.ts',
+      'components/reel-player/kit/up-next.ts'],
+    why: 'the lazy kit imports its loader back (chunks.ts), and up-next.ts takes the kit\'s types; components/ to untie',
+  },
+];
+
+const cycles = [];
+const waived = [];
+for (const component of stronglyConnected()) {
+  const members = new Set(component);
+  const selfImport = component.length === 1 && graph.get(component[0]).some(({ to }) => to === component[0]);
+  if (component.length > 1 || selfImport) {
+    const sorted = [...component].sort();
+    const cycle = { members: sorted, path: cyclePath(sorted[0], members) };
+    const waiver = waivers.find((w) => w.members.length === sorted.length && [...w.members].sort().every((m, i) => m === sorted[i]));
+    if (waiver) waived.push({ ...cycle, waiver });
+    else cycles.push(cycle);
+  }
+}
+const describe = ({ members, path }) => `${path.join(' → ')}` +
+  (members.length > path.length - 1 ? ` (and ${members.filter((m) => !path.includes(m)).join(', ')})` : '');
+for (const cycle of cycles) problems.push(`cycle (${cycle.members.length} module${cycle.members.length === 1 ? '' : 's'}): ${describe(cycle)}`);
+for (const waiver of waivers) {
+  if (!waived.some((w) => w.waiver === waiver)) {
+    problems.push(`waiver without its cycle (remove it from test/architecture/imports.mjs): ${waiver.members.join(', ')}`);
+  }
+}
+
+// Layering: who may import whom. Each rule names the modules it governs (`from`) and what they may not import
+// (`forbid`); only these rules are enforced, and on direct imports only (budget/ reaches cache/envelope.ts through
+// errors.ts and respond.ts, a leaf, which is fine). The layers they state, bottom up: worker/contract/ (the public API's types and
+// vocabulary, shipped to the elements: it imports nothing else); the worker's leaf modules and upstream/ (the
+// platform's client); budget/ (the Durable Object that meters upstream calls); cache/, catalog/, geo/, playback/,
+// render/, embed/ (what a request is made of); routes/ and gateway/ (the handlers); worker/index.ts (the front door).
+// components/ and demo/sandbox/ stand beside the worker and share only its contract with it.
+const under = (dir) => (path) => path.startsWith(`${dir}/`);
+const isIndex = (path) => path === 'worker/index.ts';
+const rules = [
+  {
+    name: 'worker/contract/ imports nothing outside worker/contract/',
+    from: under('worker/contract'),
+    forbid: (to) => !under('worker/contract')(to),
+  },
+  {
+    // budget/ reads the configuration, the environment, the errors and the upstream client; nothing that a request
+    // is built from (cache, catalog, geo, playback, render, embed) nor any handler may sit under it.
+    name: 'worker/budget/ imports nothing above it (routes, gateway, cache, catalog, render, embed, playback, geo, index)',
+    from: under('worker/budget'),
+    forbid: (to) => ['routes', 'gateway', 'cache', 'catalog', 'render', 'embed', 'playback', 'geo']
+      .some((dir) => under(`worker/${dir}`)(to)) || isIndex(to),
+  },
+  {
+    name: 'geo/, playback/ and embed/ do not import from routes/',
+    from: (path) => ['geo', 'playback', 'embed'].some((dir) => under(`worker/${dir}`)(path)),
+    forbid: under('worker/routes'),
+  },
+  {
+    name: 'components/ imports from worker/ only worker/contract/',
+    from: under('components'),
+    forbid: (to) => under('worker')(to) && !under('worker/contract')(to),
+  },
+  {
+    name: 'demo/sandbox/ imports from worker/ only worker/contract/',
+    from: under('demo/sandbox'),
+    forbid: (to) => under('worker')(to) && !under('worker/contract')(to),
+  },
+];
+for (const rule of rules) {
+  for (const [file, edges] of graph) {
+    if (!rule.from(file)) continue;
+    for (const { to, line, specifier } of edges) {
+      if (rule.forbid(to)) problems.push(`layering: ${file}:${line} imports '${specifier}' (${to}): ${rule.name}`);
+    }
+  }
+}
+
+if (problems.length) {
+  console.error(`architecture: ${modules.length} modules, ${cycles.length} cycle${cycles.length === 1 ? '' : 's'}, ` +
+    `${problems.length} problem${problems.length === 1 ? '' : 's'}:`);
+  for (const problem of problems) console.error(`  ${problem}`);
+  process.exit(1);
+}
+const waivedNote = waived.length ? ` besides ${waived.length} waived (${waived.map((w) => `${describe(w)}: ${w.waiver.why}`).join('; ')})` : '';
+console.log(`architecture: ${modules.length} modules, 0 cycles${waivedNote}, layering ok`);
