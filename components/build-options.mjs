@@ -315,19 +315,26 @@ export const minifyAgain = {
 };
 
 /**
- * The player's lazily loaded chunks in the embed (components/reel-player/chunks.ts): the module that loads them is
- * swapped for one importing the versioned files `names` gives (`{ kit, hls }`, file names beside the bundle), resolved
- * against the importing file's own URL, so they load from wherever the bundle was loaded from.
+ * The player's lazily loaded chunks in the embed: the modules that load them (components/reel-player/chunks.ts, the
+ * kit; components/reel-player/kit/hls-chunk.ts, hls.js) are swapped for ones importing the versioned files `names`
+ * gives (`{ kit, hls }`, file names beside the bundle), resolved against the importing file's own URL, so they load
+ * from wherever the bundle was loaded from.
  */
 export function chunkModules(names) {
+  const loaders = [
+    { file: /[\\/]components[\\/]reel-player[\\/]chunks\.ts$/, name: 'loadKit', chunk: names.kit },
+    { file: /[\\/]components[\\/]reel-player[\\/]kit[\\/]hls-chunk\.ts$/, name: 'loadHls', chunk: names.hls },
+  ];
   return {
     name: 'reelgate-chunk-modules',
     setup(build) {
-      build.onLoad({ filter: /[\\/]components[\\/]reel-player[\\/]chunks\.ts$/ }, () => ({
-        loader: 'js',
-        contents: Object.entries(names).map(([part, file]) => `export const load${part[0].toUpperCase()}${part.slice(1)} = ` +
-          `() => import(new URL(${JSON.stringify(`./${file}`)}, import.meta.url).href);`).join('\n'),
-      }));
+      for (const { file, name, chunk } of loaders) {
+        build.onLoad({ filter: file }, () => {
+          if (!chunk) throw new Error(`reelgate-chunk-modules: no file name for ${name}'s chunk`);
+          return { loader: 'js',
+            contents: `export const ${name} = () => import(new URL(${JSON.stringify(`./${chunk}`)}, import.meta.url).href);` };
+        });
+      }
     },
   };
 }

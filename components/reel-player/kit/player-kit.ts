@@ -7,53 +7,18 @@
  * It never imports Lit: the element hands it its own `html` and `nothing`, so the chunk carries no second copy. It
  * reaches the element through `KitHost`, public members only (the embed build renames private ones per chunk).
  */
-import type { TemplateResult } from 'lit';
-import type { MediaResponse, PlayerResponse } from '../../../worker/contract/public-api.ts';
+import type { MediaResponse } from '../../../worker/contract/public-api.ts';
 import { mediaUrl } from '../../shared/api.ts';
 import { formatRate, pageLang } from '../../shared/format.ts';
-import type { PlayerOptions } from '../../shared/setup-config.ts';
 import {
   ReelEndedEvent, ReelPauseEvent, ReelPlayEvent, ReelProgressEvent, ReelRenditionEvent, ReelStallEvent,
 } from '../../shared/playback-events.ts';
-import { loadHls } from '../chunks.ts';
+import { loadHls } from './hls-chunk.ts';
 import type { HlsSession, Rendition } from '../hls-engine.ts';
-import type { PlaybackEngine } from '../pick-source.ts';
 import { clock, cueAt, frameOf, parseCues, type Cue, type Frame } from './vtt.ts';
 import { KIT_CSS } from './kit.styles.ts';
+import type { KitHost, Lit, Playing } from './host.ts';
 import { linkedPlaylist, upNextChoice, type UpNext } from './up-next.ts';
-
-export interface PlaylistLike extends HTMLElement {
-  items: ReadonlyArray<{ id: string; title?: string }>;
-  selected: string | null;
-}
-
-/** The element, as the kit sees it. */
-export interface KitHost extends HTMLElement {
-  addController(controller: { hostDisconnected(): void }): void;
-  readonly video: HTMLVideoElement | null;
-  readonly mediaItem: MediaResponse | undefined;
-  readonly config: PlayerResponse | undefined;
-  /** The id of the playlist it follows. */
-  readonly htmlFor: string;
-  media: string;
-  readonly endpoint: string | null;
-  readonly options: PlayerOptions;
-  /** Asks for the media again: one of its playback URLs (`src`) was refused. */
-  renew(src: string): void;
-  requestUpdate(): void;
-}
-
-export interface Lit {
-  html: (strings: TemplateStringsArray, ...values: unknown[]) => TemplateResult;
-  nothing: unknown;
-}
-
-/** What the element is showing now: the media, the URL its engine plays, and the engine. */
-export interface Playing {
-  media: MediaResponse;
-  url: string;
-  engine: PlaybackEngine;
-}
 
 const QUARTILES = [25, 50, 75] as const;
 

@@ -4,7 +4,7 @@
  * `related.oncomplete` decides (`autoplay` plays, `none` and `hide` offer nothing, anything else cues), as the
  * platform's own player reads it. The countdown is `upnext-delay` seconds, else `related.autoplaytimer`, else 5.
  */
-import type { KitHost, PlaylistLike } from './player-kit.ts';
+import type { KitHost, PlaylistLike } from './host.ts';
 
 export interface UpNext {
   id: string;
