@@ -142,8 +142,9 @@ describe('<reel-player> playback engine against the real worker', function (this
         .status === 403, 'the playback URL never expired', { timeout: (LIFETIME + 10) * 1000, interval: 250 });
       // hls.js, loading ahead, may already have met a refusal and renewed; past what is buffered, the next segment
       // needs a URL that opens either way.
-      const buffered = video.buffered.end(video.buffered.length - 1);
-      const target = Math.min(buffered + 15, (video.duration || 60) - 10);
+      // (It may be re-attaching right now, with nothing buffered and no duration yet.)
+      const buffered = video.buffered.length ? video.buffered.end(video.buffered.length - 1) : video.currentTime;
+      const target = Math.min(buffered + 15, (media.duration ?? 60) - 10);
       video.currentTime = target;
       await waitUntil(() => mediaCalls === 2, 'the media was never asked for again', { timeout: 20000 });
       await waitUntil(() => !video.paused && video.currentTime > target + 1,
