@@ -77,9 +77,9 @@ export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCa
   return {
     attached,
     choose(index) {
-      // Takes effect from the next segment, keeping what is buffered (no stall for a menu choice).
+      // Takes effect from the next segment, keeping what is buffered (no stall for a menu choice); -1 is automatic.
+      // (`currentLevel` would switch at once by flushing the buffer.)
       hls.nextLevel = index;
-      if (index < 0) hls.currentLevel = -1;
     },
     start(at = -1) {
       if (started) return;

@@ -244,7 +244,8 @@ export class PlayerKit {
       if (duration > 0 && Number.isFinite(duration)) {
         for (const q of QUARTILES) if (currentTime >= (duration * q) / 100) this.quartile(q);
       }
-      this.host.requestUpdate();
+      // Only the timeline and the chapter menu follow the position: without them, nothing to render four times a second.
+      if (this.chapters.length || this.storyboard.length) this.host.requestUpdate();
     });
     on('waiting', () => {
       if (this.stalledAt || video.seeking || !this.rolling) return;
