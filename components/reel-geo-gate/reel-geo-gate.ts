@@ -2,7 +2,7 @@ import { html, LitElement, type PropertyDeclarations, nothing } from 'lit';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
 import { emit, type GateDecisionReason, ReelGateDecisionEvent } from '../shared/events.ts';
 import { pageLang } from '../shared/format.ts';
-import { IDLE, Load, reportError } from '../shared/load.ts';
+import { HELD, type Holder, IDLE, Load, reportError } from '../shared/load.ts';
 import { tokens } from '../shared/theme.ts';
 import { describeReason } from './reasons.ts';
 import { geoGateStyles } from './reel-geo-gate.styles.ts';
@@ -50,7 +50,7 @@ interface Decision {
  * @cssproperty --reel-color-accent - Spinner colour.
  * @cssproperty --reel-font - Font family.
  */
-export class ReelGeoGate extends LitElement {
+export class ReelGeoGate extends LitElement implements Holder {
   static override styles = [tokens, geoGateStyles];
   static override properties: PropertyDeclarations = {
     policy: {},
@@ -71,7 +71,7 @@ export class ReelGeoGate extends LitElement {
   /** The decision's reason code, once decided. Read-only. */
   reason: GateDecisionReason | null = null;
 
-  private _stamped: Node[] = [];
+  private _stamped: ChildNode[] = [];
   /** The block size reached while pending, kept once decided (px). */
   private _keep = 0;
 
@@ -99,6 +99,11 @@ export class ReelGeoGate extends LitElement {
     return this._gate.status === 'complete' ? this._gate.value : undefined;
   }
 
+  /** What it holds waits (shared/load.ts) until it allows, and from the moment it is upgraded. @internal */
+  get [HELD](): boolean {
+    return this.state !== 'allowed';
+  }
+
   /** Asks the worker again (e.g. after the visitor turned their VPN off). */
   recheck(): Promise<void> {
     return this._gate.run();
@@ -117,7 +122,7 @@ export class ReelGeoGate extends LitElement {
   protected override updated(): void {
     if (this.state !== 'allowed') return this._unstamp();
     this._stamp();
-    // Elements put inside directly waited for this (shared/load.ts): now they load.
+    // Elements put inside directly waited for this ([HELD], shared/load.ts): now they load.
     for (const el of this.querySelectorAll<Element & { requestUpdate?: () => void }>('*')) el.requestUpdate?.();
   }
 
@@ -132,7 +137,7 @@ export class ReelGeoGate extends LitElement {
   }
 
   private _unstamp(): void {
-    for (const node of this._stamped) node.parentNode?.removeChild(node);
+    for (const node of this._stamped) node.remove();
     this._stamped = [];
   }
 

@@ -282,11 +282,8 @@ export class ReelPlayer extends LitElement {
 
   /** True while the linked playlist is still loading the item this player will cue. */
   private _waitingForPlaylist(): boolean {
-    if (this.media) return false;
-    const playlist = this._playlist.target;
-    if (!playlist) return false;
-    // Before its first render a playlist has no state yet: it is about to load.
-    const state = playlist.getAttribute('state');
+    // Before its first render a playlist has no state yet (null): it is about to load. Without one, undefined.
+    const state = !this.media && this._playlist.target?.getAttribute('state');
     return state === null || state === 'loading';
   }
 

@@ -190,7 +190,7 @@ export class ReelPlaylist extends LitElement {
   }
 
   private _cards(): HTMLElement[] {
-    return [...(this.renderRoot.querySelectorAll<HTMLElement>('[role="option"]') ?? [])];
+    return [...this.renderRoot.querySelectorAll<HTMLElement>('[role="option"]')];
   }
 
   /** Cards per row as laid out now (1 in the list layout). */

@@ -26,7 +26,7 @@ export class ReelApiError extends Error {
 
 function isErrorBody(body: unknown): body is ErrorResponse {
   const errors = (body as ErrorResponse | null)?.errors;
-  return Array.isArray(errors) && errors.length > 0 && typeof errors[0]?.code === 'string';
+  return Array.isArray(errors) && typeof errors[0]?.code === 'string';
 }
 
 /**
@@ -167,7 +167,7 @@ function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
 const seg = encodeURIComponent;
 
 /**
- * The feed route's query parameters, spelled as the worker reads them (README "Public API"). Anything left out (or
+ * The feed route's query parameters, spelled as the worker reads them (worker/README.md "Public API"). Anything left out (or
  * empty) takes the worker's default.
  */
 export interface FeedQuery {

@@ -28,6 +28,18 @@ export interface LoadOptions<A extends readonly unknown[], T> {
 
 type Host = ReactiveControllerHost & HTMLElement;
 
+/**
+ * What an element that holds the elements inside it answers under (`<reel-geo-gate>`): `true` while they must not
+ * load. A load asks the closest element around its host that answers (see `Load`), so it never needs to know that
+ * element's tag; the holder updates its descendants when its answer turns to `false`.
+ */
+export const HELD: unique symbol = Symbol();
+
+/** An element that holds what it contains (see {@link HELD}). */
+export interface Holder {
+  readonly [HELD]: boolean;
+}
+
 export class Load<A extends readonly unknown[], T> implements ReactiveController {
   status: LoadStatus = 'idle';
   value: T | undefined;
@@ -50,13 +62,12 @@ export class Load<A extends readonly unknown[], T> implements ReactiveController
   }
 
   /**
-   * Inside a `<reel-geo-gate>` that has not allowed (yet): no call is made, so a refused visitor's browser asks for
-   * nothing gated, whether the content came from a `<template>` or was put there directly (as React and Vue do). The
-   * gate updates what it holds once it allows.
+   * Held by the closest element around it that holds what it contains ({@link HELD}: a `<reel-geo-gate>` that has not
+   * allowed, yet): no call is made, so a refused visitor's browser asks for nothing gated, whether the content came from
+   * a `<template>` or was put there directly (as React and Vue do). The holder updates what it holds once it allows.
    */
-  private _held(): boolean {
-    const gate = this._host.parentElement?.closest('reel-geo-gate');
-    return !!gate && gate.getAttribute('state') !== 'allowed';
+  private _held(): boolean | undefined {
+    for (let el: Element | null = this._host; (el = el.parentElement);) if (HELD in el) return (el as Holder)[HELD];
   }
 
   async run(): Promise<void> {
