@@ -128,7 +128,7 @@ console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip 
 for (const { file, bytes } of [kitChunk, hlsChunk]) {
   console.log(`build: dist/${file} ${kb(bytes.length)} min, ${kb(gzipSync(bytes, { level: 9 }).length)} min+gzip (loaded only by players that need it)`);
 }
-// The recommended embed pins the versioned copy with Subresource Integrity (README, "Content-Security-Policy"), and
+// The recommended embed pins the versioned copy with Subresource Integrity (components/README.md, "Embedding details", Content-Security-Policy), and
 // its chunks too: a dynamic import() cannot carry an integrity attribute, so an import map's `integrity` section
 // (Chrome 127+, Safari 18+, Firefox 138+) gives theirs, keyed by their URLs. Without it (older browsers) the chunks
 // load unpinned from the same worker, still versioned by content.

@@ -3,7 +3,7 @@
  * windows, the upstream budget. It comes from the `REELGATE_CONFIG` var (a JSON string, or a TOML table under [vars])
  * and is parsed once per isolate into a typed object; a mistake names its path, e.g. `policies.eu.unknown`.
  */
-import { originMatcher } from './origin-patterns.ts';
+import { originMatcher } from './http/origin-patterns.ts';
 import { PROXY_IDENTIFICATIONS, PROXY_TYPES, type ProxyIdentification, type ProxyType } from './contract/geo-types.ts';
 import type { Env } from './env.ts';
 
@@ -345,7 +345,7 @@ const byObject = new WeakMap<object, Config>();
 
 /**
  * The parsed configuration, computed once per isolate (again only if the var changes). The front door asks once per
- * request and passes it along (`request.config`, then a `Visit`); the budget object asks for its own. The common case
+ * request and passes it along (in its `RequestContext`, worker/http/context.ts); the budget object asks for its own. The common case
  * must cost nothing: a string is compared with the last one parsed (the same string object compares by reference), an
  * object is looked up by identity, and only an object not seen before is serialised to be compared by content. A configuration object is never changed in place (vars are read-only).
  */

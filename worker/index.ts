@@ -1,35 +1,33 @@
 /**
  * The edge worker, assembled: one front door (raw-path check, one catch, CORS and security headers once) with two
  * mounts, the gateway (/v2, /v1, /admin) and the site (request guard, preflight and abuse limit before the public
- * routes). Policy lives in the modules imported.
+ * routes). The site builds one `RequestContext` per request (http/context.ts) and its route table below maps each path
+ * to a resource declaration run by the one pipeline (resources/), or to the handler of the folder it belongs to.
  */
 import { Router, type IRequest } from 'itty-router';
-import { enforceVisitorLimit } from './abuse-limit.ts';
-import { embedAsset, pageAsset } from './assets.ts';
 import { getConfig, type Config } from './config.ts';
-import { applyCors, preflight, refuseOtherOrigins } from './cors.ts';
 import type { Env } from './env.ts';
-import { errorResponse, notFound } from './errors.ts';
-import { checkRawPath, guardRequest, rawTarget } from './request-guard.ts';
-import type { Handler, RouteRequest } from './routes/context.ts';
-import { feedRoute } from './routes/feed.ts';
-import { embedMediaRoute, embedPlaylistRoute } from './routes/embed.ts';
-import { gateRoute, geoRoute } from './routes/geo.ts';
-import { mediaRoute } from './routes/media.ts';
-import { oembedRoute } from './routes/oembed.ts';
-import { playRoute } from './routes/play.ts';
-import { playerRoute } from './routes/player.ts';
-import { apiSource } from './render/api-source.ts';
-import { renderPage } from './render/page.ts';
-import { keyOnHost } from './public-origin.ts';
-import { isOwnResponse } from './respond.ts';
-import { applySecurityHeaders } from './security-headers.ts';
-import { devMode } from './visitor.ts';
-import { gateway } from './gateway/router.ts';
+import { embedMediaRoute, embedPlaylistRoute, oembedRoute } from './embed/index.ts';
+import { gateway } from './gateway/index.ts';
+import { enforceVisitorLimit } from './http/abuse-limit.ts';
+import { embedAsset } from './http/assets.ts';
+import { RequestContext } from './http/context.ts';
+import { applyCors, preflight, refuseOtherOrigins } from './http/cors.ts';
+import { errorResponse, notFound } from './http/errors.ts';
+import { checkRawPath, guardRequest, rawTarget } from './http/request-guard.ts';
+import { isOwnResponse } from './http/respond.ts';
+import { applySecurityHeaders } from './http/security-headers.ts';
+import { devMode } from './http/visitor.ts';
+import { playRoute } from './playback/index.ts';
+import { renderedPageRoute } from './render/index.ts';
+import { feed, gate, geo, media, player, serve } from './resources/index.ts';
 
-export { BudgetObject } from './budget/budget-object.ts';
+export { BudgetObject } from './budget/index.ts';
 
 type Args = [Env, ExecutionContext];
+/** A request of the site mount, carrying the context its front door built for it. */
+type SiteRequest = IRequest & { context: RequestContext };
+type Handler = (c: RequestContext) => Promise<Response>;
 
 function configOrNull(env: Env): Config | null {
   try {
@@ -39,54 +37,55 @@ function configOrNull(env: Env): Config | null {
   }
 }
 
-/** The public API, the embeds and the page: read methods only, preflight, and the visitors' abuse limit on /api/. */
-const site = Router<IRequest, Args>({
+/** The public API, the embeds and the pages: read methods only, preflight, and the visitors' abuse limit on /api/. */
+const site = Router<SiteRequest, Args>({
   before: [
     (request) => {
-      guardRequest(request);
+      guardRequest(request as unknown as Request);
     },
-    // The configuration, parsed once per isolate, rides with the request: routes read `request.config`.
-    (request, env: Env) => preflight(request, request.config = getConfig(env), devMode(env)) ?? undefined,
+    // The configuration (parsed once per isolate) and everything else a public request travels with: one context.
+    (request, env, ctx) => {
+      const config = getConfig(env);
+      request.context = new RequestContext(request as unknown as Request, env, ctx, config);
+      return preflight(request as unknown as Request, config, devMode(env)) ?? undefined;
+    },
     (request) => {
-      refuseOtherOrigins(request as unknown as Request, request.config);
+      refuseOtherOrigins(request as unknown as Request, request.context.config);
     },
-    async (request, env: Env) => {
+    async (request, env) => {
       // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
-      if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request, env);
+      if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request as unknown as Request, env);
     },
   ],
 });
 
-/** GET and HEAD share each route. */
+/** GET and HEAD share each route; the route's parameters join the request's context. */
 function read(path: string, handler: Handler): void {
-  const h = (request: IRequest, env: Env, ctx: ExecutionContext) => handler(request as RouteRequest, env, ctx);
+  const h = (request: SiteRequest) => {
+    request.context.params = request.params;
+    return handler(request.context);
+  };
   site.get(path, h);
   site.head(path, h);
 }
 
-read('/api/sites/:site/playlists/:playlist', feedRoute);
-read('/api/sites/:site/media/:media', mediaRoute);
-read('/api/sites/:site/players/:player', playerRoute);
+// The public API: each resource declared once (worker/resources/), served by the one pipeline.
+read('/api/sites/:site/playlists/:playlist', serve(feed));
+read('/api/sites/:site/media/:media', serve(media));
+read('/api/sites/:site/players/:player', serve(player));
+read('/api/geo', serve(geo));
+read('/api/gate/:policy', serve(gate));
+// The bytes of content under a policy (worker/playback/), the embeds and oEmbed (worker/embed/), the bundle's files.
 read('/api/play/*', playRoute);
-read('/api/geo', geoRoute);
-read('/api/gate/:policy', gateRoute);
 read('/embed/:site/media/:media', embedMediaRoute);
 read('/embed/:site/playlists/:playlist', embedPlaylistRoute);
 read('/oembed', oembedRoute);
-read('/embed/:file', (request, env) => embedAsset(request, env));
+read('/embed/:file', embedAsset);
 site.all('/api/*', () => {
   throw notFound('No such route.');
 });
-// Pages get their elements' first state as HTML (worker/render/), read through this same router as the visitor.
-read('*', async (request, env, ctx) => {
-  const page = await pageAsset(request, env);
-  if (request.method !== 'GET' || page.status !== 200 || !page.headers.get('content-type')?.startsWith('text/html')) return page;
-  const visit = { request, env, ctx, config: request.config };
-  const rendered = await renderPage(page, apiSource(visit, (internal) => router.fetch(internal, env, ctx)));
-  // Its links and JSON-LD name the request's host unless a public origin is configured: then kept per host.
-  keyOnHost(rendered.headers, request.config);
-  return rendered;
-});
+// Pages get their elements' first state as HTML (worker/render/), read from the same resources as the visitor.
+read('*', renderedPageRoute);
 
 /**
  * The front door: the raw path checked once for every path, then the gateway (its own mounts and error shapes, for a

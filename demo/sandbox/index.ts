@@ -1,5 +1,5 @@
 // The sandbox upstream: a stand-in for the video platform's Management API v2 and Geo Location Lookup API (see the
-// README, "The sandbox upstream"). Every request goes to the one Durable Object that holds the platform's state.
+// demo/sandbox/README.md, "The sandbox upstream"). Every request goes to the one Durable Object that holds the platform's state.
 import type { SandboxEnv } from './env.ts';
 
 export { SandboxState } from './sandbox-state.ts';

@@ -178,33 +178,54 @@ for (const waiver of waivers) {
   }
 }
 
-// Layering: who may import whom. Each rule names the modules it governs (`from`) and what they may not import
-// (`forbid`); only these rules are enforced, and on direct imports only (budget/ reaches cache/envelope.ts through
-// errors.ts and respond.ts, a leaf, which is fine). The layers they state, bottom up: worker/contract/ (the public API's types and
-// vocabulary, shipped to the elements: it imports nothing else); the worker's leaf modules and upstream/ (the
-// platform's client); budget/ (the Durable Object that meters upstream calls); cache/, catalog/, geo/, playback/,
-// render/, embed/ (what a request is made of); routes/ and gateway/ (the handlers); worker/index.ts (the front door).
-// components/ and demo/sandbox/ stand beside the worker and share only its contract with it.
+// Layering: who may import whom, on direct imports. The worker's layers, bottom up, each importing only layers below
+// it (and its own folder):
+//   contract/ (the public API's types, shipped to the elements: it imports nothing else) · upstream/ (the platform's
+//   typed clients) · the plumbing: http/ and the root's env.ts and config.ts · budget/ (the Durable Object that meters
+//   upstream calls, and its client) · cache/ · catalog/ · geo/ · playback/ · resources/ (the public API's resources and
+//   their pipeline) · embed/ · render/ · gateway/ · index.ts (the front door).
+// A domain folder is entered through its one entry module (`index.ts`): from outside it, nothing imports the modules
+// behind it. The worker's root holds the entry, `env` and `config` only. components/ and demo/sandbox/ stand beside the
+// worker and share only its contract with it.
 const under = (dir) => (path) => path.startsWith(`${dir}/`);
-const isIndex = (path) => path === 'worker/index.ts';
+const LAYERS = ['contract', 'upstream', 'plumbing', 'budget', 'cache', 'catalog', 'geo', 'playback', 'resources', 'embed',
+  'render', 'gateway', 'front door'];
+const DOMAIN_FOLDERS = ['budget', 'cache', 'catalog', 'embed', 'gateway', 'geo', 'playback', 'render', 'resources', 'upstream'];
+const ROOT_MODULES = ['worker/index.ts', 'worker/env.ts', 'worker/config.ts'];
+/** The worker layer a module is in (null: not a worker module). */
+function layerOf(path) {
+  if (!under('worker')(path)) return null;
+  if (path === 'worker/index.ts') return 'front door';
+  const rest = path.slice('worker/'.length);
+  if (!rest.includes('/')) return 'plumbing';
+  const folder = rest.slice(0, rest.indexOf('/'));
+  return folder === 'http' ? 'plumbing' : folder;
+}
+/** The domain folder a module is in (null: none). */
+const domainOf = (path) => DOMAIN_FOLDERS.find((dir) => under(`worker/${dir}`)(path)) ?? null;
 const rules = [
+  {
+    name: 'each worker layer imports only the layers below it (contract, upstream, plumbing, budget, cache, catalog, geo, playback, resources, embed, render, gateway, front door)',
+    from: (path) => layerOf(path) !== null && LAYERS.includes(layerOf(path)),
+    forbid: (to, from) => {
+      const [a, b] = [layerOf(from), layerOf(to)];
+      if (b === null || a === b) return false;
+      if (!LAYERS.includes(b)) return true;
+      return LAYERS.indexOf(b) > LAYERS.indexOf(a);
+    },
+  },
+  {
+    name: 'a domain folder is imported from outside it only through its entry module (index.ts)',
+    from: (path) => under('worker')(path),
+    forbid: (to, from) => {
+      const domain = domainOf(to);
+      return domain !== null && domainOf(from) !== domain && to !== `worker/${domain}/index.ts`;
+    },
+  },
   {
     name: 'worker/contract/ imports nothing outside worker/contract/',
     from: under('worker/contract'),
     forbid: (to) => !under('worker/contract')(to),
-  },
-  {
-    // budget/ reads the configuration, the environment, the errors and the upstream client; nothing that a request
-    // is built from (cache, catalog, geo, playback, render, embed) nor any handler may sit under it.
-    name: 'worker/budget/ imports nothing above it (routes, gateway, cache, catalog, render, embed, playback, geo, index)',
-    from: under('worker/budget'),
-    forbid: (to) => ['routes', 'gateway', 'cache', 'catalog', 'render', 'embed', 'playback', 'geo']
-      .some((dir) => under(`worker/${dir}`)(to)) || isIndex(to),
-  },
-  {
-    name: 'geo/, playback/ and embed/ do not import from routes/',
-    from: (path) => ['geo', 'playback', 'embed'].some((dir) => under(`worker/${dir}`)(path)),
-    forbid: under('worker/routes'),
   },
   {
     name: 'components/ imports from worker/ only worker/contract/',
@@ -217,11 +238,17 @@ const rules = [
     forbid: (to) => under('worker')(to) && !under('worker/contract')(to),
   },
 ];
+const rootModules = modules.filter((path) => under('worker')(path) && !path.slice('worker/'.length).includes('/'));
+for (const path of rootModules) {
+  if (!ROOT_MODULES.includes(path)) {
+    problems.push(`layout: ${path} sits in the worker's root, which holds only ${ROOT_MODULES.join(', ')}: give it a folder (http/ for plumbing)`);
+  }
+}
 for (const rule of rules) {
   for (const [file, edges] of graph) {
     if (!rule.from(file)) continue;
     for (const { to, line, specifier } of edges) {
-      if (rule.forbid(to)) problems.push(`layering: ${file}:${line} imports '${specifier}' (${to}): ${rule.name}`);
+      if (rule.forbid(to, file)) problems.push(`layering: ${file}:${line} imports '${specifier}' (${to}): ${rule.name}`);
     }
   }
 }

@@ -263,7 +263,7 @@ function arbitraries() {
 // ------------------------------------------------------------------------------------------------------- checks
 
 /**
- * The v1 compatibility layer answers a v1 call's errors in the v1 object its clients parse (README, "The v1
+ * The v1 compatibility layer answers a v1 call's errors in the v1 object its clients parse (worker/README.md, "The v1
  * compatibility layer"): exactly `{status: "error", code, title, message}`.
  */
 function isV1Error(text: string): boolean {
@@ -366,7 +366,7 @@ async function reportFailures(fuzzSeed: number, replay: string, failures: Failur
 function check(request: FuzzRequest, pathname: string, status: number, headers: Headers, text: string): string[] {
   const problems: string[] = [];
   // Under a v1 call the same statuses come as the v1 object (v1's code CallUnavailable), plus the layer's 501
-  // NotImplemented for a v1 route it does not translate (README, "The v1 compatibility layer").
+  // NotImplemented for a v1 route it does not translate (worker/README.md, "The v1 compatibility layer").
   const v1Code = isV1Call(pathname) && isV1Error(text) ? (JSON.parse(text) as { code: string }).code : null;
   const documented = (DOCUMENTED_5XX.has(status) && (errorCode(text) === 'upstream_unavailable' || v1Code === 'CallUnavailable')) ||
     (status === 501 && v1Code === 'NotImplemented');

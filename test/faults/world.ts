@@ -4,7 +4,7 @@
  */
 import { env, SELF } from 'cloudflare:test';
 import type { Stats } from '../../demo/sandbox/controls.ts';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 
 export const SECRETS: readonly string[] = [env.API_SECRET, env.GEO_API_KEY, env.ADDRESS_SALT, env.ADMIN_TOKEN, env.V1_SIGNING_SECRET].filter(Boolean);
 export const CACHE_HEADER = 'x-reelgate-cache';

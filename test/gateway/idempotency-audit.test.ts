@@ -5,7 +5,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Media, Player } from '../../worker/contract/v2-types.ts';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { IdempotencyStore, isCompletedAnswer, PENDING_LEASE_MS, type IdempotencySlot } from '../../worker/gateway/idempotency.ts';
 import {
   ADMIN, callsTo, catalog, createKey, direct, expectError, gateway, resetGateway, sandbox, send, SITE, stats,

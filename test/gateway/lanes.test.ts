@@ -2,7 +2,7 @@
 // keys taking turns inside a lane, and never more upstream calls than the budget allows.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { getConfig } from '../../worker/config.ts';
 import { api } from '../worker/helpers.ts';
 import { catalog, createKey, expectError, gateway, resetGateway, send, SITE, stats } from './helpers.ts';

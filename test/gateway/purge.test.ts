@@ -2,7 +2,7 @@
 // waiting out its TTL. A failed write purges nothing.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { api } from '../worker/helpers.ts';
 import { callsTo, catalog, createKey, resetGateway, send, SITE, stats, type CreatedKey } from './helpers.ts';
 

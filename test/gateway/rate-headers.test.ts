@@ -5,7 +5,7 @@
 // no test waits on wall time and no assertion depends on this machine's speed.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { api } from '../worker/helpers.ts';
 import { catalog, createKey, expectError, gateway, resetGateway, SITE, stats, type CreatedKey } from './helpers.ts';
 

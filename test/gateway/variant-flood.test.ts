@@ -6,7 +6,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, expect, it } from 'vitest';
 import { getConfig } from '../../worker/config.ts';
 import type { Media } from '../../worker/contract/v2-types.ts';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { api, boundPlaylists } from '../worker/helpers.ts';
 import { catalog, createKey, direct, expectError, resetGateway, send, SITE, stats } from './helpers.ts';
 

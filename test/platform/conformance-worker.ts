@@ -4,7 +4,7 @@
  *
  * - `MODE=check` (the worker suites): an answer that does not conform is replaced by a 500 naming every violation, so
  *   the test that received it fails, and the violation is logged.
- * - `MODE=documented` (the suites run again against documented shapes only, README "The documented-shapes upstream"):
+ * - `MODE=documented` (the suites run again against documented shapes only, demo/sandbox/README.md, "The documented-shapes upstream"):
  *   besides the check, every member the definition does not name is dropped, including the contents of objects it
  *   leaves open without naming a member (`relationships`), so nothing the platform does not promise reaches the worker.
  *

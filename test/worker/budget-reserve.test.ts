@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BudgetResult, LoadAdmission, LoadRequest, UpstreamCall } from '../../worker/budget/calls.ts';
 import { LaneQueue, type Lane, type Tier } from '../../worker/budget/lanes.ts';
 import { TokenBucket, type Draw, type Share } from '../../worker/budget/token-bucket.ts';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { api, callsTo, config, resetWorld, SITE, stats } from './helpers.ts';
 import { allMedia, isPublic, playlists, players } from './upstream-direct.ts';
 

@@ -6,7 +6,7 @@ import type { BudgetResult } from '../../worker/budget/calls.ts';
 import { LaneQueue, type Lane } from '../../worker/budget/lanes.ts';
 import { TokenBucket, type Share } from '../../worker/budget/token-bucket.ts';
 import { VariantLimiter } from '../../worker/budget/variants.ts';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { getConfig } from '../../worker/config.ts';
 import { api, boundPlaylists, callsTo, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { players } from './upstream-direct.ts';

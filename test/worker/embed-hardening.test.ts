@@ -11,12 +11,13 @@ import type { Media, Playlist } from '../../worker/contract/v2-types.ts';
 import { FRAME_SCRIPT, frameLayout } from '../../worker/embed/frame-script.ts';
 import type { Env } from '../../worker/env.ts';
 import worker from '../../worker/index.ts';
-import { feedItem, playlistHeader } from '../../worker/projections.ts';
-import { apiSource } from '../../worker/render/api-source.ts';
+import { feedItem, playlistHeader } from '../../worker/catalog/projections.ts';
+import { RequestContext } from '../../worker/http/context.ts';
+import { resourceSource } from '../../worker/render/resource-source.ts';
 import { itemHref, mediaFallback, playlistFallback } from '../../worker/render/fallback-html.ts';
 import { videoObject } from '../../worker/render/json-ld.ts';
 import { renderPage } from '../../worker/render/page.ts';
-import type { OEmbedResponse } from '../../worker/routes/oembed.ts';
+import type { OEmbedResponse } from '../../worker/embed/oembed.ts';
 import { api, boundMediaIds, config, DEFAULT_IP, EUROPE_SITE, resetWorld, sandbox, SITE } from './helpers.ts';
 import { allMedia, isPublic, manualIds, playlists, typedPlaylist } from './upstream-direct.ts';
 
@@ -63,8 +64,8 @@ async function render(body: string, ip = DEFAULT_IP): Promise<string> {
   const page = new Response(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`,
     { headers: { 'content-type': 'text/html; charset=utf-8' } });
   const request = new Request('http://localhost/news', { headers: { 'x-reelgate-dev-ip': ip } });
-  const visit = { request, env, ctx: createExecutionContext(), config: getConfig(env) };
-  return (await renderPage(page, apiSource(visit, (r) => SELF.fetch(r)))).text();
+  const visit = new RequestContext(request, env, createExecutionContext(), getConfig(env));
+  return (await renderPage(page, resourceSource(visit))).text();
 }
 
 function jsonLd(html: string): Array<Record<string, unknown>> {

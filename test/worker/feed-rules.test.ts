@@ -1,4 +1,4 @@
-// Feeds of every playlist type resolved from the rules where the platform keeps them (README, "What the worker reads
+// Feeds of every playlist type resolved from the rules where the platform keeps them (worker/README.md, "What the worker reads
 // from the platform"): a manual playlist's order, a dynamic one's tag and custom-parameter filters (include and
 // exclude, any and all), its sort and limit, pinned media and recency. Each playlist is made in the sandbox as an
 // editor would make it, then read through the worker.

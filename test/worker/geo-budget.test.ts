@@ -3,7 +3,7 @@
 // headers, a crowd of new visitors stays within the upstream's window and meets no upstream 429.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { getConfig } from '../../worker/config.ts';
 import type { GeoResponse } from '../../worker/contract/public-api.ts';
 import { api, callsTo, resetWorld, sandbox, SITE, stats } from './helpers.ts';

@@ -4,7 +4,7 @@
 // northwind site's dynamic playlist ("everything tagged food") to gb-only: Manchester is allowed, Berlin is not.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
 import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, config, expectError, resetWorld, sandbox, SITE } from './helpers.ts';

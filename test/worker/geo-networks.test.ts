@@ -6,7 +6,7 @@
 // 2001:db8:64::20 (New York, a VPN) in one /64 (demo/sandbox/geo-fixtures.ts).
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { ConfigError, parseConfig } from '../../worker/config.ts';
 import type { GateResponse, GeoResponse, MediaResponse } from '../../worker/contract/public-api.ts';
 import { api, callsTo, EUROPE_SITE, expectError, resetWorld, stats } from './helpers.ts';

@@ -3,7 +3,7 @@
 import { env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse, GateResponse, GeoResponse } from '../../worker/contract/public-api.ts';
-import { callerAddress } from '../../worker/visitor.ts';
+import { callerAddress } from '../../worker/http/visitor.ts';
 import { api, callsTo, config, EUROPE_SITE, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { manualIds, playlistOfType, playlists } from './upstream-direct.ts';
 

@@ -2,7 +2,7 @@
 import { env, SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 
 export interface TestConfig {
   sites: Record<string, { policy?: string; playlists?: Record<string, string>; media?: Record<string, string> }>;
@@ -131,7 +131,7 @@ export async function boundPlaylists(site: string, except: readonly string[] = [
   return members;
 }
 
-/** Media of `site` under some policy: its own, or a bound playlist's (README, "What binds a media"). */
+/** Media of `site` under some policy: its own, or a bound playlist's (worker/README.md, "What binds a media"). */
 export async function boundMediaIds(site: string): Promise<Set<string>> {
   const bound = new Set(Object.keys(config.sites[site]!.media ?? {}));
   for (const ids of (await boundPlaylists(site)).values()) for (const id of ids) bound.add(id);

@@ -1,9 +1,9 @@
 // Embedding without scripts (issue 14, item 6): the iframe embed pages and /oembed, against the sandbox. The same
-// policies as the API decide both, and a refused visitor learns nothing (README, "Embedding without scripts").
+// policies as the API decide both, and a refused visitor learns nothing (worker/README.md, "Embedding without scripts").
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FRAME_SCRIPT, FRAME_SCRIPT_HASH } from '../../worker/embed/frame-script.ts';
-import type { OEmbedResponse } from '../../worker/routes/oembed.ts';
+import type { OEmbedResponse } from '../../worker/embed/oembed.ts';
 import { api, boundMediaIds, config, EUROPE_SITE, expectError, resetWorld, SITE } from './helpers.ts';
 import { allMedia, isPublic, playlistOfType } from './upstream-direct.ts';
 

@@ -1,6 +1,6 @@
-// allowed_origins entries: exact origins, `*`, and the patterns a team uses for staging (worker/origin-patterns.ts).
+// allowed_origins entries: exact origins, `*`, and the patterns a team uses for staging (worker/http/origin-patterns.ts).
 import { describe, expect, it } from 'vitest';
-import { originMatcher } from '../../worker/origin-patterns.ts';
+import { originMatcher } from '../../worker/http/origin-patterns.ts';
 
 describe('allowed_origins patterns', () => {
   it('exact origins match only themselves', () => {

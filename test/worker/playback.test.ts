@@ -6,7 +6,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../worker/index.ts';
 import type { FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
-import { checkRawPath } from '../../worker/request-guard.ts';
+import { checkRawPath } from '../../worker/http/request-guard.ts';
 import { api, boundMediaIds, config, EUROPE_SITE, eventually, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
 import { allMedia, isPublic, playlistOfType } from './upstream-direct.ts';
 

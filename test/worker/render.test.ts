@@ -1,5 +1,5 @@
 // Server-rendered first paint (worker/render/): what crawlers and visitors without scripts get from a page the worker
-// serves. Pages are rendered through the worker's own router as the visitor, so these run against the real worker and
+// serves. Pages are rendered from the public resources as the visitor gets them, so these run against the real worker and
 // sandbox.
 import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { countries } from 'countries-list';
@@ -8,7 +8,8 @@ import type { FeedResponse, MediaResponse } from '../../worker/contract/public-a
 import { getConfig, type GeoPolicy } from '../../worker/config.ts';
 import { CONTINENT_OF } from '../../worker/render/continents.ts';
 import { isoDuration } from '../../worker/render/json-ld.ts';
-import { apiSource } from '../../worker/render/api-source.ts';
+import { RequestContext } from '../../worker/http/context.ts';
+import { resourceSource } from '../../worker/render/resource-source.ts';
 import { posterUrl, renderPage } from '../../worker/render/page.ts';
 import { regionsOf } from '../../worker/render/regions.ts';
 import { ISO_ALPHA2_COUNTRIES } from '../../worker/upstream/iso-countries.ts';
@@ -23,8 +24,8 @@ async function render(body: string, ip: string, head = '<title>t</title>'): Prom
   const page = new Response(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`,
     { headers: { 'content-type': 'text/html; charset=utf-8' } });
   const request = new Request('http://localhost/news', { headers: { 'x-reelgate-dev-ip': ip } });
-  const visit = { request, env, ctx: createExecutionContext(), config: getConfig(env) };
-  return (await renderPage(page, apiSource(visit, (r) => SELF.fetch(r)))).text();
+  const visit = new RequestContext(request, env, createExecutionContext(), getConfig(env));
+  return (await renderPage(page, resourceSource(visit))).text();
 }
 
 function jsonLd(html: string): { '@context': string; '@graph': Array<Record<string, unknown>> } | null {

@@ -2,7 +2,7 @@
 // publish window / readiness rules applied to feeds and media.
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, boundMediaIds, config, expectError, expectNoSecret, resetWorld, SITE, stats } from './helpers.ts';
 import {
@@ -233,7 +233,7 @@ describe('GET /api/sites/:site/media/:media', () => {
     ];
     for (const m of cases) {
       expect(m).toBeDefined();
-      // Each miss is admitted only with the three calls a media may need reserved (budget/upstream.ts); four in a row
+      // Each miss is admitted only with the three calls a media may need reserved (budget/client.ts); four in a row
       // outrun the test budget's refill within its 400 ms wait, though most give two back. A fresh budget per case.
       await budgetStub(env).reset();
       await expectError(await api(`/api/sites/${SITE}/media/${m!.id}`), 404, 'not_found');

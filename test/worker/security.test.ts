@@ -3,7 +3,7 @@
 // configured origins only, and one visitor cannot flood the API.
 import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { budgetStub } from '../../worker/budget/upstream.ts';
+import { budgetStub } from '../../worker/budget/client.ts';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
 import type { ErrorResponse } from '../../worker/contract/public-api.ts';
 import worker from '../../worker/index.ts';

@@ -1,15 +1,21 @@
 /**
- * The worker's side of the budget object: every upstream call of a request goes through `callUpstream`, and the
- * object's failure data becomes the public error (never upstream text). A load of several calls runs inside
- * `withReservation`, which reserves them all before the first one.
+ * The budget's client, and the one way into the budget for everything outside budget/: every upstream call of a
+ * request goes through `callUpstream` (a load of several calls inside `withReservation`, which reserves them all
+ * before the first one), a gateway call through `callWithShare`, and the budget's other counters (a playlist's new
+ * variants, a network's new addresses located, a key's share) through the functions below. The object's failure data
+ * becomes the public error (never upstream text). Nothing else reaches the Durable Object's stub.
  */
 import type { Env } from '../env.ts';
-import { ApiError, notFound, rateLimited, upstreamUnavailable } from '../errors.ts';
-import type { BudgetResult, LoadAdmission, UpstreamCall, UpstreamFailure } from './calls.ts';
+import type { RequestContext } from '../http/context.ts';
+import { ApiError, notFound, rateLimited, upstreamUnavailable } from '../http/errors.ts';
+import type { BudgetRequest, BudgetResult, LoadAdmission, UpstreamCall, UpstreamFailure } from './calls.ts';
+import type { CallerShare } from './caller-shares.ts';
 import type { Lane } from './lanes.ts';
+import type { VariantAdmission } from './variants.ts';
 
 export const BUDGET_OBJECT_NAME = 'global';
 
+/** The one budget object all isolates share. Exported for the tests (its stats, its reset); the worker uses the calls below. */
 export function budgetStub(env: Pick<Env, 'BUDGET'>) {
   return env.BUDGET.get(env.BUDGET.idFromName(BUDGET_OBJECT_NAME));
 }
@@ -57,6 +63,11 @@ export interface CallerContext {
   load?: string;
 }
 
+/** A public request's place in the budget: the public lane, its turn keyed by the caller's hashed network. */
+export async function publicCaller(c: RequestContext): Promise<CallerContext> {
+  return { lane: 'public', caller: await c.callerKey() };
+}
+
 export async function callUpstream<T>(env: Pick<Env, 'BUDGET'>, who: CallerContext, call: UpstreamCall): Promise<T> {
   const result = (await budgetStub(env).call({
     lane: who.lane, caller: who.caller, call, acceptRecent: who.acceptRecent ?? false,
@@ -97,4 +108,25 @@ export async function withReservation<T>(env: Pick<Env, 'BUDGET'>, who: CallerCo
     // If this never arrives (the request was cancelled), the reservation expires and its tokens return anyway.
     await stub.endLoad(admission.id, finished).catch(() => undefined);
   }
+}
+
+/** A gateway call on its key's share: the result, and the key's share after it (for the rate-limit headers). */
+export async function callWithShare(env: Pick<Env, 'BUDGET'>, request: BudgetRequest): Promise<BudgetResult & { share: CallerShare }> {
+  // RPC typing drops the `unknown` value of the ok branch.
+  return await budgetStub(env).callWithShare(request) as unknown as BudgetResult & { share: CallerShare };
+}
+
+/** A gateway key's share of its lanes now, without spending any. */
+export async function shareOf(env: Pick<Env, 'BUDGET'>, keyId: string): Promise<CallerShare> {
+  return budgetStub(env).shareOf(keyId);
+}
+
+/** Whether a playlist (`scope`) may load one more variant not cached yet (`feed.max_variants` per window, all isolates). */
+export async function admitVariant(env: Pick<Env, 'BUDGET'>, scope: string, variant: string): Promise<VariantAdmission> {
+  return budgetStub(env).admitVariant(scope, variant);
+}
+
+/** Whether a network may have one more of its addresses looked up by the Geo API in this window. */
+export async function admitGeoLookup(env: Pick<Env, 'BUDGET'>, network: string, address: string): Promise<VariantAdmission> {
+  return budgetStub(env).admitGeoLookup(network, address);
 }

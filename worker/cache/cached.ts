@@ -13,9 +13,10 @@
  */
 import type { CacheKind, Config } from '../config.ts';
 import type { Env } from '../env.ts';
-import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
-import type { ServerTiming } from '../server-timing.ts';
-import { etagOf, isEnvelope, type CacheState, type Envelope } from './envelope.ts';
+import type { RequestContext } from '../http/context.ts';
+import { ApiError, notFound, upstreamUnavailable } from '../http/errors.ts';
+import { etagOf, type CacheState } from '../http/respond.ts';
+import { isEnvelope, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
 
 export interface CachedValue<T> {
@@ -74,10 +75,8 @@ function staleMayServe(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 429 || error.status >= 500);
 }
 
+/** What is cached, and how it loads: the request it is loaded for is the `RequestContext` beside it. */
 export interface CachedOptions<T> {
-  env: Env;
-  config: Config;
-  ctx: ExecutionContext;
   kind: Exclude<CacheKind, 'not_found'>;
   key: string;
   /**
@@ -88,17 +87,17 @@ export interface CachedOptions<T> {
    * (it is answered stale meanwhile): the budget serves loads someone waits for first.
    */
   load: (previous: T | undefined, freshness: { acceptRecent: boolean; background: boolean }) => Promise<T>;
-  timing?: ServerTiming;
 }
 
-export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<T>> {
-  const { env, ctx, kind, key, timing } = options;
-  const config = options.config.cache;
+export async function cached<T>(c: RequestContext, options: CachedOptions<T>): Promise<CachedValue<T>> {
+  const { env, ctx, timing } = c;
+  const { kind, key } = options;
+  const config = c.config.cache;
   const now = Date.now();
 
   let entry = memory.get(key, now) as Envelope<T> | undefined;
   if (!entry) {
-    const stored = await (timing ? timing.measure('kv', () => env.CACHE.get(key, 'json')) : env.CACHE.get(key, 'json'));
+    const stored = await timing.measure('kv', () => env.CACHE.get(key, 'json'));
     // A concurrent request of this isolate may have loaded the key while we read KV.
     entry = memory.get(key, Date.now()) as Envelope<T> | undefined;
     if (!entry && isEnvelope(stored)) {
@@ -114,7 +113,7 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
     if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
       if (!refreshing.has(key)) {
         refreshing.add(key);
-        ctx.waitUntil(load(options, entry.value, false, true).catch(() => {
+        ctx.waitUntil(load(c, options, entry.value, false, true).catch(() => {
           // The next request tries again; the stale answer stays in place.
         }).finally(() => refreshing.delete(key)));
       }
@@ -125,9 +124,7 @@ export async function cached<T>(options: CachedOptions<T>): Promise<CachedValue<
   try {
     const previous = entry?.found ? entry.value : undefined;
     const acceptRecent = entry === undefined;
-    const fresh = await (timing
-      ? timing.measure('upstream', () => load(options, previous, acceptRecent, false))
-      : load(options, previous, acceptRecent, false));
+    const fresh = await timing.measure('upstream', () => load(c, options, previous, acceptRecent, false));
     return answer(fresh, 'MISS');
   } catch (error) {
     if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE');
@@ -158,7 +155,7 @@ function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
 
 /** Loads and stores one key, within the calling request (see the header: no promise is shared between requests). */
 async function load<T>(
-  { load: fetchValue, ...options }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
+  c: RequestContext, { load: fetchValue, kind, key }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
   background: boolean,
 ): Promise<Envelope<T>> {
   let entry: Envelope<T>;
@@ -175,11 +172,12 @@ async function load<T>(
     if (error.code !== 'not_found') throw error;
     entry = { v: 1, storedAt: Date.now(), found: false };
   }
-  store(options, entry);
+  store(c, kind, key, entry);
   return entry;
 }
 
-function store<T>({ env, ctx, kind, key, config: { cache: config } }: Omit<CachedOptions<T>, 'load'>, entry: Envelope<T>): void {
+function store<T>({ env, ctx, config: { cache: config } }: RequestContext, kind: CachedOptions<T>['kind'], key: string,
+  entry: Envelope<T>): void {
   const now = Date.now();
   memory.set(key, entry, config.memoryMs, now);
   const previous = lastWrite.get(key);

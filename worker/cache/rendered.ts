@@ -6,33 +6,39 @@
  * hold, so a new entry, a new configuration or the passing of that time renders it again. Answers that depend on who
  * asks (geo policies, playback URLs) are never held. Bounded, oldest out first; this isolate's memory only.
  */
-import type { RenderedJson } from '../respond.ts';
+import type { RenderedJson } from '../http/respond.ts';
 
 const MAX_ANSWERS = 128;
+
+/** An answer as sent (its text and ETag) and as built (the body, for readers that use it as a value: the server render). */
+export interface HeldAnswer<B> {
+  rendered: RenderedJson;
+  body: B;
+}
 
 interface Held {
   source: string;
   config: object;
   until: number;
-  rendered: RenderedJson;
+  answer: HeldAnswer<unknown>;
 }
 
 const held = new Map<string, Held>();
 
 /** The answer rendered for `key` from `source` under `config`, if it is still what would be rendered now. */
-export function heldAnswer(key: string, source: string, config: object, now: number): RenderedJson | undefined {
-  const answer = held.get(key);
-  if (!answer) return undefined;
-  if (answer.source !== source || answer.config !== config || now >= answer.until) {
+export function heldAnswer<B>(key: string, source: string, config: object, now: number): HeldAnswer<B> | undefined {
+  const entry = held.get(key);
+  if (!entry) return undefined;
+  if (entry.source !== source || entry.config !== config || now >= entry.until) {
     held.delete(key);
     return undefined;
   }
-  return answer.rendered;
+  return entry.answer as HeldAnswer<B>;
 }
 
-export function holdAnswer(key: string, source: string, config: object, until: number, rendered: RenderedJson): void {
+export function holdAnswer<B>(key: string, source: string, config: object, until: number, answer: HeldAnswer<B>): void {
   held.delete(key);
-  held.set(key, { source, config, until, rendered });
+  held.set(key, { source, config, until, answer });
   if (held.size > MAX_ANSWERS) held.delete(held.keys().next().value!);
 }
 

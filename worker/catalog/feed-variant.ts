@@ -1,9 +1,9 @@
 /**
  * A feed's variants: what a caller may vary per request, and which playlist type takes which. Below both the feed
- * loader (catalog/feed.ts) and the cache keys (cache/keys.ts), which name a variant's entries.
+ * loader (catalog/feed.ts) and the cache keys (catalog/keys.ts), which name a variant's entries.
  */
 import type { PlaylistType } from '../contract/v2-types.ts';
-import { invalidRequest } from '../errors.ts';
+import { invalidRequest } from '../http/errors.ts';
 
 /**
  * What a caller may vary, at delivery time, as the platform's Delivery API takes it: the media a recommendations feed

@@ -4,14 +4,13 @@
  * media. What is cached is the projection of every ready media of the feed; the publish window is applied when
  * answering, since time moves on.
  */
-import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
-import { cached, type CachedValue } from '../cache/cached.ts';
-import { cacheKeys } from '../cache/keys.ts';
-import type { Config } from '../config.ts';
+import { callUpstream, withReservation, type CallerContext } from '../budget/index.ts';
+import { cached, type CachedValue } from '../cache/index.ts';
+import { cacheKeys } from './keys.ts';
 import type { Env } from '../env.ts';
-import { ApiError } from '../errors.ts';
-import type { ServerTiming } from '../server-timing.ts';
-import { feedItem, playlistHeader } from '../projections.ts';
+import type { RequestContext } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { feedItem, playlistHeader } from './projections.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
 import { readRules, readType, type PlaylistRules } from './playlist-rules.ts';
 import { filteredSelection, selectsNothing, shuffled, term, type CallerNarrowing } from './playlist-selection.ts';
@@ -44,28 +43,18 @@ export interface FeedLoadOptions {
   knownType?: PlaylistType | undefined;
 }
 
-/** Who asks for a playlist's feed, and where its cache entries are. */
-export interface FeedLookup {
-  env: Env;
-  config: Config;
-  ctx: ExecutionContext;
-  timing?: ServerTiming | undefined;
-  who: CallerContext;
-  site: string;
-  playlistId: string;
-}
-
-/** The playlist's own feed, cached. */
-export function baseFeed({ env, config, ctx, timing, who, site, playlistId }: FeedLookup): Promise<CachedValue<FeedSnapshot>> {
-  return cached<FeedSnapshot>({
-    env, config, ctx, timing, kind: 'feed', key: cacheKeys.feed(site, playlistId),
+/** The playlist's own feed, cached, loaded for `who` on a miss. */
+export function baseFeed(c: RequestContext, who: CallerContext, site: string, playlistId: string): Promise<CachedValue<FeedSnapshot>> {
+  const { env, config } = c;
+  return cached<FeedSnapshot>(c, {
+    kind: 'feed', key: cacheKeys.feed(site, playlistId),
     load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: NO_VARIANT,
       maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
   });
 }
 
 /**
- * The upstream calls each load is reserved for (budget/upstream.ts `withReservation`): the head (the untyped playlist
+ * The upstream calls each load is reserved for (budget/client.ts `withReservation`): the head (the untyped playlist
  * for its type unless known, then the typed one) and the media (a list call; a recommendations feed reads its seed
  * first). An unknown type is reserved as three; a recommendations playlist's fourth call, or the two more after a
  * known type turned out stale, go first in line once the reservation is spent.

@@ -1,11 +1,11 @@
 /**
- * Every cache key of the worker, made here and nowhere else: the routes and loaders read and reserve under them, playback
+ * Every cache key of the worker, made here and nowhere else: the resources and loaders read and reserve under them, playback
  * records resolve by them, and purge (gateway/purge.ts) deletes by them and by their prefixes. In KV:
  * `feed:<site>:<playlist>` (a playlist's own feed), `feed:<site>:<playlist>:head` and `feed:<site>:<playlist>:<seed>:<tags>`
  * (its variants), `media:<site>:<media>`, `player:<site>:<player>`, `poster:<site>:<media>`, `geo:<hashed address>`
  * (one caller address's own answer, never its network's).
  */
-import type { FeedVariant } from '../catalog/feed-variant.ts';
+import type { FeedVariant } from './feed-variant.ts';
 
 /** A variant's part of its keys, and its key in the playlist's variant cap: `<seed>:<tags>`. */
 export function variantKey(variant: FeedVariant): string {

@@ -1,12 +1,12 @@
 /**
  * One media for a player: the media, then (only if it is public) its renditions and text tracks. Three calls that
- * only together make an answer, so they are reserved together before the first (budget/upstream.ts).
+ * only together make an answer, so they are reserved together before the first (budget/client.ts).
  */
-import { callUpstream, withReservation, type CallerContext } from '../budget/upstream.ts';
-import { cacheKeys } from '../cache/keys.ts';
+import { callUpstream, withReservation, type CallerContext } from '../budget/index.ts';
+import { cacheKeys } from './keys.ts';
 import type { Env } from '../env.ts';
-import { notFound } from '../errors.ts';
-import { mediaResponse } from '../projections.ts';
+import { notFound } from '../http/errors.ts';
+import { mediaResponse } from './projections.ts';
 import { deliveryBase } from './posters.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import type { Media, MediaRenditionList, TextTrackList } from '../contract/v2-types.ts';

@@ -1,7 +1,7 @@
 /** A player configuration for the player element. */
-import { callUpstream, type CallerContext } from '../budget/upstream.ts';
+import { callUpstream, type CallerContext } from '../budget/index.ts';
 import type { Env } from '../env.ts';
-import { playerResponse } from '../projections.ts';
+import { playerResponse } from './projections.ts';
 import type { PlayerResponse } from '../contract/public-api.ts';
 import type { Player } from '../contract/v2-types.ts';
 

@@ -3,7 +3,7 @@
  * what the query syntax can say (the tags to include, the caller's search phrase or tags, as OR-ed and AND-ed terms),
  * then every rule checked on the answers themselves (excluded tags, custom-parameter filters, recency), so a rule the
  * query could not carry is still kept. The playlist's order comes from the list's `sort` where the Management API can
- * sort that way; plays and trending it cannot, so those playlists are newest first (README).
+ * sort that way; plays and trending it cannot, so those playlists are newest first (worker/README.md).
  */
 import { MAX_PAGE_LENGTH, type Media } from '../contract/v2-types.ts';
 import type { FilteredRules, ValueFilter } from './playlist-rules.ts';

@@ -2,12 +2,12 @@
  * Upstream resources → public shapes. Only fields listed here leave the worker: never `upload` (source/download
  * URLs), `error_message`, or custom params outside the operator's allowlist.
  */
-import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from './contract/public-api.ts';
-import type { Media, MediaRendition, Player, Playlist, PlaylistType, TextTrack } from './contract/v2-types.ts';
-import { httpUrl } from './contract/links.ts';
-import { posterSet } from './catalog/posters.ts';
-import { storyboardTrack } from './catalog/storyboard.ts';
-import { dimension, renditionLabel, sourceTypeOf } from './catalog/source-types.ts';
+import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from '../contract/public-api.ts';
+import type { Media, MediaRendition, Player, Playlist, PlaylistType, TextTrack } from '../contract/v2-types.ts';
+import { httpUrl } from '../contract/links.ts';
+import { posterSet } from './posters.ts';
+import { storyboardTrack } from './storyboard.ts';
+import { dimension, renditionLabel, sourceTypeOf } from './source-types.ts';
 
 /** What a projection needs besides the resource: the operator's custom-param allowlist and the delivery base. */
 export interface ProjectionOptions {

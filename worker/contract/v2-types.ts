@@ -188,7 +188,7 @@ export interface Original extends ResourceBase<'original'> {
 export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata';
 /**
  * A text track as the platform's definition answers it: its kind at the top level, its label, language and menu
- * position under `metadata`, no state and no default flag (worker/projections.ts says which track is the default).
+ * position under `metadata`, no state and no default flag (worker/catalog/projections.ts says which track is the default).
  */
 export interface TextTrack extends ResourceBase<'text_track'> {
   /** Why processing failed, else null. */

@@ -5,9 +5,9 @@
  * (issue 22, item 4). Browsers say how a request was made (Fetch Metadata, `Sec-Fetch-*`), so such loads get one
  * answer whatever the decision, before it is made: an embed page only to a frame or a navigation, `/oembed` (made for
  * a CMS's server, which sends no such header) only to its own origin's pages, a navigation, or no browser at all.
- * A browser that sends no Fetch Metadata (Safari before 16.4) is answered as a server: README, "Threat model".
+ * A browser that sends no Fetch Metadata (Safari before 16.4) is answered as a server: worker/README.md, "Geo-bound playback", threat model.
  */
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../http/errors.ts';
 
 /** How a frame or a page asks for a document: its status reaches no other page. */
 const FRAMED: ReadonlySet<string> = new Set(['iframe', 'frame', 'document']);

@@ -6,18 +6,19 @@
  * another path) or content that does not exist, 501 for `format=xml` (as the spec allows). Parameters other than the
  * four above are ignored, as consumers add their own (the spec lets providers define more).
  */
-import { enforceVisitorLimit } from '../abuse-limit.ts';
 import { httpUrl } from '../contract/links.ts';
-import { crossSiteOembed, ownOrNoBrowser } from '../embed/fetch-metadata.ts';
-import { resolveEmbed } from '../embed/resolve.ts';
-import { resizeSnippet } from '../embed/frame-script.ts';
-import { escapeHtml } from '../embed/html.ts';
-import { embedUrl, parseEmbedUrl, type EmbedKind } from '../embed/targets.ts';
-import { ApiError, invalidRequest, notFound } from '../errors.ts';
-import { intParam } from '../request-guard.ts';
-import { keyOnHost, ownHosts, publicOrigin } from '../public-origin.ts';
-import { jsonResponse, PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
-import type { Handler } from './context.ts';
+import { enforceVisitorLimit } from '../http/abuse-limit.ts';
+import type { RequestContext } from '../http/context.ts';
+import { ApiError, invalidRequest, notFound } from '../http/errors.ts';
+import { keyOnHost, ownHosts, publicOrigin } from '../http/public-origin.ts';
+import { intParam } from '../http/request-guard.ts';
+import { jsonResponse } from '../http/respond.ts';
+import { cacheControlFor } from '../resources/index.ts';
+import { crossSiteOembed, ownOrNoBrowser } from './fetch-metadata.ts';
+import { resizeSnippet } from './frame-script.ts';
+import { escapeHtml } from './html.ts';
+import { resolveEmbed } from './resolve.ts';
+import { embedUrl, parseEmbedUrl, type EmbedKind } from './targets.ts';
 
 /** The oEmbed answer (oEmbed 1.0, section 2.3.4). */
 export interface OEmbedResponse {
@@ -86,7 +87,8 @@ function iframeHtml(src: string, title: string, width: number, height: number, o
     + resizeSnippet(origin);
 }
 
-export const oembedRoute: Handler = async (request, env, ctx) => {
+export async function oembedRoute(c: RequestContext): Promise<Response> {
+  const { request, env, config } = c;
   // Another site's page gets one answer, before any decision: it reads none (no CORS), but its load's success or failure
   // would tell it the decision (embed/fetch-metadata.ts).
   if (!ownOrNoBrowser(request)) throw crossSiteOembed();
@@ -100,15 +102,15 @@ export const oembedRoute: Handler = async (request, env, ctx) => {
   const maxWidth = query.maxwidth === undefined ? null : intParam(query.maxwidth, 'maxwidth', 0, 1, MAX_DIMENSION);
   const maxHeight = query.maxheight === undefined ? null : intParam(query.maxheight, 'maxheight', 0, 1, MAX_DIMENSION);
   // Every URL of the answer names the public origin when one is configured, never what `Host` said (public-origin.ts).
-  const origin = publicOrigin(request, request.config);
-  const target = parseEmbedUrl(query.url, ownHosts(request, request.config));
+  const origin = publicOrigin(request, config);
+  const target = parseEmbedUrl(query.url, ownHosts(request, config));
   if (!target) throw notFound('This URL is not an embed of this service.');
   await enforceVisitorLimit(request, env);
 
-  const found = await resolveEmbed({ request, env, ctx, config: request.config }, target, { thumbnail: true });
+  const found = await resolveEmbed(c, target, { thumbnail: true });
   const { width, height } = embedSize(target.kind, maxWidth, maxHeight);
   const cacheAge = found.personal
-    ? Math.min(PERSONAL_CACHE_AGE, request.config.playback.tokenMinutes * 60)
+    ? Math.min(PERSONAL_CACHE_AGE, config.playback.tokenMinutes * 60)
     : CACHE_AGE;
   const body: OEmbedResponse = {
     version: '1.0',
@@ -129,8 +131,8 @@ export const oembedRoute: Handler = async (request, env, ctx) => {
     body.thumbnail_height = Math.round((width * 9) / 16);
   }
   const response = await jsonResponse(request, body, {
-    cacheControl: found.personal ? PRIVATE_NO_STORE : publicCacheControl(Math.min(300, CACHE_AGE)),
+    cacheControl: cacheControlFor('oembed', config, found.personal),
   });
-  keyOnHost(response.headers, request.config);
+  keyOnHost(response.headers, config);
   return response;
-};
+}

@@ -1,33 +1,33 @@
 /**
- * GET /embed/:site/media/:media and /embed/:site/playlists/:playlist — the iframe embeds (README, "Embedding without
- * scripts"): small HTML pages that any site may frame, rendering the existing elements from the worker's versioned
+ * GET /embed/:site/media/:media and /embed/:site/playlists/:playlist — the iframe embeds (worker/README.md,
+ * "Embedding without scripts"): small HTML pages that any site may frame, rendering the existing elements from the worker's versioned
  * bundle. The same policies as the API decide, on the server, before anything of the content is read: a refused
  * visitor gets a short 451 page that names nothing of it. Every other failure is a short page too, with its status
  * (an iframe shows HTML, not the API's JSON). Query: `player` (a player id whose `setup_config` applies); with DEV_MODE
  * on, `dev_ip` stands in for the visitor's address (as on playback URLs), for this page and its elements' calls.
  */
-import { enforceVisitorLimit } from '../abuse-limit.ts';
-import { bundlePath } from '../embed/bundle.ts';
-import { framedOrUnknown, notFramed } from '../embed/fetch-metadata.ts';
-import { embedPage, refusalPage, type FrameShape } from '../embed/html.ts';
-import { resolveEmbed } from '../embed/resolve.ts';
-import { oembedUrl, type EmbedKind, type EmbedTarget } from '../embed/targets.ts';
-import type { Env } from '../env.ts';
-import { ApiError, invalidRequest } from '../errors.ts';
-import { readQuery, requireId, requireSiteId } from '../request-guard.ts';
-import { keyOnHost, publicOrigin } from '../public-origin.ts';
-import { PRIVATE_NO_STORE, publicCacheControl } from '../respond.ts';
-import { DEV_IP_HEADER, devMode } from '../visitor.ts';
-import type { Handler, RouteRequest } from './context.ts';
+import type { RequestContext } from '../http/context.ts';
+import { enforceVisitorLimit } from '../http/abuse-limit.ts';
+import { ApiError, invalidRequest } from '../http/errors.ts';
+import { keyOnHost, publicOrigin } from '../http/public-origin.ts';
+import { readQuery, requireId, requireSiteId } from '../http/request-guard.ts';
+import { DEV_IP_HEADER, devMode } from '../http/visitor.ts';
+import { cacheControlFor } from '../resources/index.ts';
+import { bundlePath } from './bundle.ts';
+import { framedOrUnknown, notFramed } from './fetch-metadata.ts';
+import { setEmbedPageHeaders } from './headers.ts';
+import { embedPage, refusalPage, type FrameShape } from './html.ts';
+import { resolveEmbed } from './resolve.ts';
+import { oembedUrl, type EmbedKind, type EmbedTarget } from './targets.ts';
 
 const DEV_IP = /^[0-9A-Fa-f:.]{2,45}$/;
-/** How long a browser or CDN may keep a page of content under no policy (it names a versioned bundle). */
-const PAGE_MAX_AGE = 300;
 
 const HTML = 'text/html; charset=utf-8';
 
 function htmlResponse(body: string, status: number, cacheControl: string): Response {
-  return new Response(body, { status, headers: { 'content-type': HTML, 'cache-control': cacheControl } });
+  const response = new Response(body, { status, headers: { 'content-type': HTML, 'cache-control': cacheControl } });
+  setEmbedPageHeaders(response.headers);
+  return response;
 }
 
 /**
@@ -43,7 +43,8 @@ export function embedErrorPage(error: unknown, frame: FrameShape | null = null):
   return response;
 }
 
-async function embed(routed: RouteRequest, env: Env, ctx: ExecutionContext, kind: EmbedKind): Promise<Response> {
+async function embed(c: RequestContext, kind: EmbedKind): Promise<Response> {
+  const { request: routed, env, config } = c;
   // The frame's layout, from the URL alone: a refusal gets the same one as the content would (frame-script.ts).
   const frame: FrameShape = { kind, player: new URL(routed.url).searchParams.has('player') };
   try {
@@ -52,32 +53,32 @@ async function embed(routed: RouteRequest, env: Env, ctx: ExecutionContext, kind
     if (!framedOrUnknown(routed)) throw notFramed();
     const dev = devMode(env);
     const query = readQuery(routed, dev ? ['player', 'dev_ip'] as const : ['player'] as const);
-    let request: Request = routed;
+    let visit = c;
     const devIp = dev && query.dev_ip !== undefined ? query.dev_ip : null;
     if (devIp !== null) {
       if (!DEV_IP.test(devIp)) throw invalidRequest('"dev_ip" is not an address.');
       const headers = new Headers(routed.headers);
       headers.set(DEV_IP_HEADER, devIp);
-      request = new Request(routed.url, { method: routed.method, headers });
+      visit = c.as(new Request(routed.url, { method: routed.method, headers }));
     }
-    await enforceVisitorLimit(request, env);
+    await enforceVisitorLimit(visit.request, env);
     const target: EmbedTarget = {
       kind,
-      site: requireSiteId(routed.params.site),
-      id: requireId(kind === 'media' ? routed.params.media : routed.params.playlist, kind),
+      site: requireSiteId(c.params.site),
+      id: requireId(kind === 'media' ? c.params.media : c.params.playlist, kind),
       player: query.player === undefined ? null : requireId(query.player, 'player'),
     };
-    const found = await resolveEmbed({ request, env, ctx, config: routed.config }, target, { thumbnail: false });
+    const found = await resolveEmbed(visit, target, { thumbnail: false });
     // The discovery URL names the public origin when one is configured, never what `Host` said (public-origin.ts).
     const body = embedPage({ target, title: found.title, bundle: await bundlePath(routed, env),
-      oembed: oembedUrl(publicOrigin(routed, routed.config), target), devIp });
-    const response = htmlResponse(body, 200, found.personal || devIp ? PRIVATE_NO_STORE : publicCacheControl(PAGE_MAX_AGE));
-    keyOnHost(response.headers, routed.config);
+      oembed: oembedUrl(publicOrigin(routed, config), target), devIp });
+    const response = htmlResponse(body, 200, cacheControlFor('embed', config, found.personal || devIp !== null));
+    keyOnHost(response.headers, config);
     return response;
   } catch (error) {
     return embedErrorPage(error, frame);
   }
 }
 
-export const embedMediaRoute: Handler = (request, env, ctx) => embed(request, env, ctx, 'media');
-export const embedPlaylistRoute: Handler = (request, env, ctx) => embed(request, env, ctx, 'playlist');
+export const embedMediaRoute = (c: RequestContext): Promise<Response> => embed(c, 'media');
+export const embedPlaylistRoute = (c: RequestContext): Promise<Response> => embed(c, 'playlist');

@@ -1,20 +1,12 @@
 /**
- * What an embed shows, decided exactly as the public API decides it (README, "What binds a media"): a media answers
- * to `mediaPolicies(site, id, membership)`, a playlist to its site's and its own policy, and a refused caller gets 451
- * before anything of the content is read. Shared by the embed pages and `/oembed`, from the same cache entries as
- * `/api/sites/:site/media/:media` and `/api/sites/:site/playlists/:playlist`.
+ * What an embed shows, decided exactly as the public API decides it: the media and feed resources
+ * (worker/resources/) run through the same pipeline, from the same cache entries, so a refused caller gets 451 before
+ * anything of the content is read. Shared by the embed pages and `/oembed`.
  */
-import { cached } from '../cache/cached.ts';
-import { cacheKeys } from '../cache/keys.ts';
-import { baseFeed } from '../catalog/feed.ts';
-import { loadMedia } from '../catalog/media.ts';
-import { notFound } from '../errors.ts';
-import { enforcePolicies, mediaPolicies, playlistPolicies, visibleItems } from '../geo/enforce.ts';
-import { playlistMembership } from '../geo/membership.ts';
-import { withPlaybackThumbnails, withPlaybackUrls } from '../playback/urls.ts';
-import { isPublished } from '../projections.ts';
-import type { MediaResponse } from '../contract/public-api.ts';
-import { publicCaller, siteOf, type Visit } from '../visit.ts';
+import { isPublished, NO_VARIANT } from '../catalog/index.ts';
+import type { RequestContext } from '../http/context.ts';
+import { notFound } from '../http/errors.ts';
+import { feed, loadInput, media, resolveInput } from '../resources/index.ts';
 import type { EmbedTarget } from './targets.ts';
 
 export interface Embeddable {
@@ -29,50 +21,32 @@ export interface Embeddable {
 }
 
 export interface ResolveOptions {
-  /** Whether a thumbnail is wanted (oEmbed): for a playlist it means deciding its items' policies. */
+  /**
+   * Whether a thumbnail is wanted (oEmbed): the resource is then presented as the API would present it (a playlist's
+   * first card, with its items' policies decided). Without one (an embed page), only its own policies and its title
+   * count: the page is the same for everyone its policies allow, whatever binds the items its elements will fetch.
+   */
   thumbnail: boolean;
 }
 
-export async function resolveEmbed(visit: Visit, target: EmbedTarget, options: ResolveOptions): Promise<Embeddable> {
-  return target.kind === 'media' ? resolveMedia(visit, target, options) : resolvePlaylist(visit, target, options);
-}
-
-async function resolveMedia(visit: Visit, target: EmbedTarget, options: ResolveOptions): Promise<Embeddable> {
-  const { request, env, config } = visit;
-  const site = siteOf(config, target.site);
-  const who = await publicCaller(request, env);
-  // Decided before the media is read, as the media route does: a refused caller learns nothing of it.
-  const membership = await playlistMembership(visit, who, site);
-  const personal = await enforcePolicies(visit, mediaPolicies(site, target.id, membership));
-  const { value } = await cached<MediaResponse>({
-    ...visit, kind: 'media', key: cacheKeys.media(site.id, target.id),
-    load: (_previous, freshness) => loadMedia(env, { ...who, ...freshness }, site.id, target.id, config.customParamsAllowlist),
-  });
-  if (!isPublished(value, Date.now())) throw notFound();
-  let thumbnail: string | null = null;
-  if (options.thumbnail) {
-    const shown = personal ? await withPlaybackUrls(visit, site.id, value) : value;
-    thumbnail = shown.poster ?? shown.thumbnail;
+export async function resolveEmbed(c: RequestContext, target: EmbedTarget, { thumbnail }: ResolveOptions): Promise<Embeddable> {
+  const site = c.site(target.site);
+  if (target.kind === 'media') {
+    const input = { site, mediaId: target.id };
+    if (thumbnail) {
+      const { presented: { body, personal } } = await resolveInput(media, c, input);
+      return { title: body.title, personal, thumbnail: body.poster ?? body.thumbnail };
+    }
+    const { loaded, bound } = await loadInput(media, c, input);
+    if (!isPublished(loaded!.value, Date.now())) throw notFound();
+    return { title: loaded!.value.title, personal: bound, thumbnail: null };
   }
-  return { title: value.title, personal, thumbnail };
-}
-
-async function resolvePlaylist(visit: Visit, target: EmbedTarget, options: ResolveOptions): Promise<Embeddable> {
-  const { request, env, ctx, config } = visit;
-  const site = siteOf(config, target.site);
-  const gatedFeed = await enforcePolicies(visit, playlistPolicies(site, target.id));
-  const who = await publicCaller(request, env);
-  const { value } = await baseFeed({ env, config, ctx, who, site: site.id, playlistId: target.id });
-  if (!options.thumbnail) return { title: value.playlist.title, personal: gatedFeed, thumbnail: null };
-  // The shelf's first card as the caller would see it: published, and allowed by everything that binds it.
-  const membership = await playlistMembership(visit, who, site);
-  const now = Date.now();
-  const published = value.items.filter((item) => isPublished(item, now));
-  const { visible: [first], bound } = await visibleItems(visit, site, membership, published);
-  const personal = gatedFeed || bound.size > 0;
-  let thumbnail = first?.thumbnail ?? null;
-  if (first && (gatedFeed || bound.has(first.id))) {
-    thumbnail = (await withPlaybackThumbnails(visit, site.id, [first]))[0]!.thumbnail;
+  const input = { site, playlistId: target.id, page: 1, pageLength: 1, asked: NO_VARIANT };
+  if (thumbnail) {
+    // The shelf's first card as the caller would see it: published, and allowed by everything that binds it.
+    const { presented: { body, personal } } = await resolveInput(feed, c, input);
+    return { title: body.playlist.title, personal, thumbnail: body.items[0]?.thumbnail ?? null };
   }
-  return { title: value.playlist.title, personal, thumbnail };
+  const { loaded, bound } = await loadInput(feed, c, input);
+  return { title: loaded!.value.playlist.title, personal: bound, thumbnail: null };
 }

@@ -2,9 +2,9 @@
  * Which URLs are this worker's embeds, and how they are spelt. An embed page is `/embed/<site>/media/<id>` (a player)
  * or `/embed/<site>/playlists/<id>` (a shelf with a player above it), optionally with `?player=<id>` for a player
  * configuration's `setup_config`. `/oembed` answers for exactly these URLs on this worker's own host, or its configured
- * `public_origin`'s (README, "Embedding without scripts").
+ * `public_origin`'s (worker/README.md, "Embedding without scripts").
  */
-import { invalidRequest } from '../errors.ts';
+import { invalidRequest } from '../http/errors.ts';
 import { RESOURCE_ID, SITE_ID } from '../config.ts';
 
 export type EmbedKind = 'media' | 'playlist';
@@ -20,11 +20,6 @@ export interface EmbedTarget {
 const SEGMENT: Record<EmbedKind, string> = { media: 'media', playlist: 'playlists' };
 /** An embed page's path, with an optional trailing slash as people paste it. */
 const EMBED_PATH = /^\/embed\/([^/]+)\/(media|playlists)\/([^/]+)\/?$/;
-
-/** Whether a path is an embed page (framed by other sites' pages; security-headers.ts gives it its own CSP). */
-export function isEmbedPagePath(path: string): boolean {
-  return EMBED_PATH.test(path);
-}
 
 export function embedPath(target: EmbedTarget): string {
   return `/embed/${target.site}/${SEGMENT[target.kind]}/${target.id}`;

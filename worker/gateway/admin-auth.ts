@@ -4,7 +4,7 @@
  * token through timing. Without an `ADMIN_TOKEN` the admin API is off.
  */
 import { bearerToken } from './access-keys.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { unauthorized } from './errors.ts';
 
 async function digest(text: string): Promise<ArrayBuffer> {

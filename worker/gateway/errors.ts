@@ -3,7 +3,7 @@
  * and how `/v2` and `/admin` word them: the v2 error format `{"errors":[{code, description}]}`. Descriptions are fixed
  * text: never an exception message, a key or the platform secret.
  */
-import { ApiError, errorBody, type ErrorShape } from '../errors.ts';
+import { ApiError, errorBody, type ErrorShape } from '../http/errors.ts';
 
 /**
  * The platform's code for a call over its rate limit, the one the sandbox (built to the spec) answers its 429 with.

@@ -3,15 +3,13 @@
  * gateway lanes (the key id is the fair-share turn), cache purge after a successful write, and an audit row for every
  * write. The `/v2` routes answer with the outcome as is; the `/v1` layer translates it.
  */
-import { budgetStub, failureToError } from '../budget/upstream.ts';
-import type { BudgetResult, RawAnswer } from '../budget/calls.ts';
+import { callWithShare, failureToError, shareOf, type BudgetResult, type CallerShare, type RawAnswer } from '../budget/index.ts';
 import type { Env } from '../env.ts';
-import { errorBody } from '../errors.ts';
+import { errorBody } from '../http/errors.ts';
 import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
 import { gatewayDb } from './db.ts';
-import type { CallerShare } from '../budget/caller-shares.ts';
 import { DEFAULT_RETRY_AFTER, RATE_LIMIT_CODE, unauthorized } from './errors.ts';
 import {
   bodyFingerprint, IdempotencyStore, isCompletedAnswer, type IdempotencySlot, type StoredOutcome,
@@ -89,7 +87,6 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
   const permission = permits(key, route.spec.access, route.site);
   if (!permission.ok) return audit(refusal(403, 'forbidden', permission.description));
 
-  const budget = budgetStub(env);
   const idempotency = new IdempotencyStore(db);
   let held: { slot: IdempotencySlot; lease: number } | null = null;
   if (idempotencyKey) {
@@ -99,7 +96,7 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
     const reservation = await idempotency.reserve(slot);
     switch (reservation.kind) {
       case 'replay': {
-        const share = await budget.shareOf(key.id);
+        const share = await shareOf(env, key.id);
         return audit({
           ...reservation.outcome, fromUpstream: true, headers: { ...shareHeaders(share), [REPLAYED_HEADER]: 'true' },
         }, true);
@@ -118,7 +115,7 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
 
   let outcome: Outcome;
   try {
-    outcome = await callUpstream(call, budget, write);
+    outcome = await callGateway(call, env, write);
   } catch (error) {
     // Whatever failed, no completed answer came: the key must not stay reserved until its lease runs out.
     if (held) await idempotency.release(held.slot, held.lease);
@@ -142,11 +139,11 @@ export async function performCall(call: GatewayCall): Promise<Outcome> {
 }
 
 /** The call through the budget's gateway lanes: the upstream's answer, or our refusal when none came. */
-async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetStub>, write: boolean): Promise<Outcome> {
+async function callGateway(call: GatewayCall, env: Env, write: boolean): Promise<Outcome> {
   const { key, route } = call;
   let result: BudgetResult & { share: CallerShare };
   try {
-    result = await budget.callWithShare({
+    result = await callWithShare(env, {
       lane: write ? 'gateway-write' : 'gateway-read',
       caller: key.id,
       call: {
@@ -155,13 +152,13 @@ async function callUpstream(call: GatewayCall, budget: ReturnType<typeof budgetS
         ...(call.body !== undefined ? { body: call.body } : {}),
         ...(call.authorization ? { authorization: call.authorization } : {}),
       },
-    }) as unknown as BudgetResult & { share: CallerShare }; // RPC typing drops the `unknown` value of the ok branch
+    });
   } catch (error) {
     console.error('reelgate gateway: budget call failed', error instanceof Error ? error.name : typeof error);
     return refusal(502, 'upstream_unavailable', 'The video platform could not be reached.');
   }
   const share = shareHeaders(result.share);
-  // A call that waited for its key's next token says so (README, "Lanes and your share of the budget").
+  // A call that waited for its key's next token says so (worker/README.md, "Lanes and your share of the budget").
   if (result.share.waitedMs) share['server-timing'] = `budget;dur=${Math.round(result.share.waitedMs)};desc="waited for this key's share"`;
 
   if (!result.ok) {

@@ -1,10 +1,10 @@
 /**
- * What a successful write makes stale, by its route's purge scope, in the cache's own keys (cache/keys.ts); the cache
+ * What a successful write makes stale, by its route's purge scope, in the cache's own keys (catalog/keys.ts); the cache
  * deletes them (cache/cached.ts `invalidate`), so the next widget read goes to the upstream instead of waiting out the
  * TTL.
  */
-import { invalidate } from '../cache/cached.ts';
-import { cacheKeys, cachePrefixes } from '../cache/keys.ts';
+import { invalidate } from '../cache/index.ts';
+import { cacheKeys, cachePrefixes } from '../catalog/index.ts';
 import type { MatchedRoute } from './v2-routes.ts';
 
 /** The exact keys and key prefixes a write on `route` makes stale. */

@@ -2,7 +2,7 @@
  * What a gateway request may carry besides its path: a few list parameters, and for writes one bounded JSON object
  * made of the spec's body attributes. Each check returns the clean value to forward, or a reason to refuse.
  */
-import { readBoundedUtf8 } from '../bounded-text.ts';
+import { readBoundedUtf8 } from '../http/bounded-text.ts';
 import { checkListQuery } from '../contract/list-query.ts';
 import type { RouteSpec } from './v2-routes.ts';
 

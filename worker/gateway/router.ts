@@ -1,13 +1,13 @@
 /**
  * The gateway, mounted on the worker's front door (worker/index.ts): `/v2/...` for a team's servers, `/v1/...` for
  * integrations still on the deprecated API, and `/admin/...` for the operator. The front door's raw-path check
- * (worker/request-guard.ts) has refused anything but a plain path, and it sets the security headers. Every refusal
+ * (worker/http/request-guard.ts) has refused anything but a plain path, and it sets the security headers. Every refusal
  * is the v2 error format, but the v1 shape for a v1 call: a plain path under `/v1/`.
  */
 import { Router, type IRequest } from 'itty-router';
-import { budgetStub } from '../budget/upstream.ts';
-import { errorResponse } from '../errors.ts';
-import { rawTarget } from '../request-guard.ts';
+import { shareOf } from '../budget/index.ts';
+import { errorResponse } from '../http/errors.ts';
+import { rawTarget } from '../http/request-guard.ts';
 import type { Env } from '../env.ts';
 import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
@@ -20,7 +20,7 @@ import { handleV1, V1_ERRORS } from './v1/v1-routes.ts';
 import { authenticateUpload, type UploadCaller } from './uploads.ts';
 import { matchV2Route, type RouteLookup } from './v2-routes.ts';
 
-/** The path exactly as sent (the front door's own reading, worker/request-guard.ts). */
+/** The path exactly as sent (the front door's own reading, worker/http/request-guard.ts). */
 export function rawPath(url: string): string {
   return rawTarget(url).path;
 }
@@ -40,7 +40,7 @@ async function handleV2(request: Request, env: Env, path: string): Promise<Respo
   }
   // A known caller always learns its share, refusals included.
   if (!response.headers.has(RATE_LIMIT_HEADER)) {
-    const share = await budgetStub(env).shareOf(key.id);
+    const share = await shareOf(env, key.id);
     for (const [name, value] of Object.entries(shareHeaders(share))) response.headers.set(name, value);
   }
   return response;

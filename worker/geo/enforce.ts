@@ -4,8 +4,8 @@
  * no route decides policy by itself.
  */
 import type { SiteConfig } from '../config.ts';
-import { geoBlocked } from '../errors.ts';
-import type { Visit } from '../visit.ts';
+import { geoBlocked } from '../http/errors.ts';
+import type { RequestContext } from '../http/context.ts';
 import { locateCaller } from './locate.ts';
 import type { Membership } from './membership.ts';
 import { decide, needsProxyClass } from './policy.ts';
@@ -17,7 +17,7 @@ type Names = ReadonlyArray<string | null | undefined>;
  * some list names a policy: by a lookup when some policy asks about proxies, else from request.cf where it knows the
  * country (geo/locate.ts).
  */
-export async function allowedBy(visit: Visit, lists: readonly Names[]): Promise<boolean[]> {
+export async function allowedBy(visit: RequestContext, lists: readonly Names[]): Promise<boolean[]> {
   const { policies } = visit.config;
   const resolved = lists.map((names) => [...new Set(names.filter((n): n is string => Boolean(n)))]
     .map((n) => policies.get(n)!));
@@ -29,7 +29,7 @@ export async function allowedBy(visit: Visit, lists: readonly Names[]): Promise<
 }
 
 /** Throws 451 unless every named policy allows the caller. Returns whether any policy applied. */
-export async function enforcePolicies(visit: Visit, names: Names): Promise<boolean> {
+export async function enforcePolicies(visit: RequestContext, names: Names): Promise<boolean> {
   if (!names.some(Boolean)) return false;
   const [allowed] = await allowedBy(visit, [names]);
   if (!allowed) throw geoBlocked();
@@ -58,7 +58,7 @@ export function unbound(site: SiteConfig): boolean {
  * The items of a list the caller may see, each held to everything that binds it (`mediaPolicies`), and the ids of the
  * items any policy binds: an answer showing one depends on who asks, and names it by the worker's playback URLs.
  */
-export async function visibleItems<T extends { id: string }>(visit: Visit, site: SiteConfig, membership: Membership,
+export async function visibleItems<T extends { id: string }>(visit: RequestContext, site: SiteConfig, membership: Membership,
   items: readonly T[]): Promise<{ visible: T[]; bound: Set<string> }> {
   const lists = items.map((item) => mediaPolicies(site, item.id, membership));
   const allowed = await allowedBy(visit, lists);

@@ -14,16 +14,16 @@
  * either way the proxy class is then unknown, and policies with proxy rules apply their `unknown` rule
  * (geo/policy.ts), so a spent lookup window can never let a proxy through.
  */
-import { budgetStub, callUpstream } from '../budget/upstream.ts';
-import { cached } from '../cache/cached.ts';
-import { cacheKeys } from '../cache/keys.ts';
+import { admitGeoLookup, callUpstream } from '../budget/index.ts';
+import { cached } from '../cache/index.ts';
+import { cacheKeys } from '../catalog/index.ts';
 import type { Env } from '../env.ts';
-import { ApiError, rateLimited } from '../errors.ts';
+import { ApiError, rateLimited } from '../http/errors.ts';
 import type { GeoResponse } from '../contract/public-api.ts';
-import type { Visit } from '../visit.ts';
+import type { RequestContext } from '../http/context.ts';
 import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../contract/geo-types.ts';
-import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../visitor.ts';
+import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../http/visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;
 
@@ -51,7 +51,7 @@ export function locatedTag(where: GeoResponse): string | undefined {
 }
 
 /** The caller's location, computed once per request and need however many policies ask. */
-export function locateCaller(visit: Visit, need: GeoNeed = 'full'): Promise<GeoResponse> {
+export function locateCaller(visit: RequestContext, need: GeoNeed = 'full'): Promise<GeoResponse> {
   let byNeed = perRequest.get(visit.request);
   if (!byNeed) {
     byNeed = new Map();
@@ -70,7 +70,8 @@ function cfDescribesCaller(request: Request, env: Env): boolean {
   return !(devMode(env) && request.headers.has(DEV_IP_HEADER));
 }
 
-async function locate({ request, env, ctx, config, timing }: Visit, need: GeoNeed): Promise<GeoResponse> {
+async function locate(c: RequestContext, need: GeoNeed): Promise<GeoResponse> {
+  const { request, env } = c;
   const trustCf = cfDescribesCaller(request, env);
   if (need === 'country' && trustCf) {
     const cf = fromCf(request);
@@ -85,8 +86,8 @@ async function locate({ request, env, ctx, config, timing }: Visit, need: GeoNee
   const network = callerNetwork(request, env) ?? address;
   const [networkHash, addressHash] = await Promise.all([hashAddress(env, network), hashAddress(env, address)]);
   try {
-    const { value, etag } = await cached<Located>({
-      env, config, ctx, kind: 'geo', key: cacheKeys.geo(addressHash), timing,
+    const { value, etag } = await cached<Located>(c, {
+      kind: 'geo', key: cacheKeys.geo(addressHash),
       load: async (_previous, freshness) => {
         if (network !== address) await admitNewAddress(env, networkHash, addressHash);
         return project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
@@ -109,7 +110,7 @@ async function locate({ request, env, ctx, config, timing }: Visit, need: GeoNee
  * (cache/cached.ts), else the caller is located as when lookups run out.
  */
 async function admitNewAddress(env: Env, networkHash: string, addressHash: string): Promise<void> {
-  const admission = await budgetStub(env).admitGeoLookup(networkHash, addressHash);
+  const admission = await admitGeoLookup(env, networkHash, addressHash);
   if (!admission.ok) throw rateLimited(admission.retryAfterSeconds, 'Too many new addresses of this network located.');
 }
 

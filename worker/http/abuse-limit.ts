@@ -1,8 +1,8 @@
 /**
  * Per-visitor abuse limit on /api/ (the Workers rate-limiting binding), keyed by the salted hash of the visitor's
- * network: an IPv4 address, or an IPv6 /64 (worker/visitor.ts). Callers with no readable address share one key.
+ * network: an IPv4 address, or an IPv6 /64 (worker/http/visitor.ts). Callers with no readable address share one key.
  */
-import type { Env } from './env.ts';
+import type { Env } from '../env.ts';
 import { rateLimited } from './errors.ts';
 import { hashAddress, visitorKey } from './visitor.ts';
 

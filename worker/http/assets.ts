@@ -6,9 +6,9 @@
  * before the bundle defines them), `/embed/custom-elements.json`, and the demo page
  * with its files at `/`.
  */
-import type { Env } from './env.ts';
+import type { Env } from '../env.ts';
 import { notFound } from './errors.ts';
-import type { RouteRequest } from './routes/context.ts';
+import type { RequestContext } from './context.ts';
 
 const SHORT = 'public, max-age=300, stale-while-revalidate=86400';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -33,8 +33,8 @@ async function fromAssets(request: Request, env: Env, path: string): Promise<Res
   return new Response(asset.body, asset);
 }
 
-export async function embedAsset(request: RouteRequest, env: Env): Promise<Response> {
-  const file = request.params.file ?? '';
+export async function embedAsset({ request, env, params }: RequestContext): Promise<Response> {
+  const file = params.file ?? '';
   let cacheControl: string;
   if (file === 'reelgate.js' || file === 'reelgate.css' || file === 'custom-elements.json') cacheControl = SHORT;
   else if (VERSIONED.test(file) || CHUNK.test(file)) cacheControl = IMMUTABLE;
@@ -45,7 +45,7 @@ export async function embedAsset(request: RouteRequest, env: Env): Promise<Respo
 }
 
 /** The demo page (`/` is its index.html) and the files it loads. */
-export async function pageAsset(request: RouteRequest, env: Env): Promise<Response> {
+export async function pageAsset(request: Request, env: Env): Promise<Response> {
   const path = new URL(request.url).pathname;
   return fromAssets(request, env, path);
 }

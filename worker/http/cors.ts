@@ -5,7 +5,7 @@
  * title, or the 451 refusal) its visitor got (issue 22, item 4). Preflights and calls from other origins are refused in
  * the v2 error format, naming the origin (`allowed_origins` takes patterns: origin-patterns.ts).
  */
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 import { originMatcher, type OriginMatcher } from './origin-patterns.ts';
 

@@ -3,7 +3,7 @@
  * 500) into a response in the shape of the mount: the v2 body `{"errors":[{"code","description"}]}`, or v1's
  * object. Descriptions are ours, never an exception message or upstream text.
  */
-import type { ErrorResponse } from './contract/public-api.ts';
+import type { ErrorResponse } from '../contract/public-api.ts';
 import { noStoreJson } from './respond.ts';
 
 export class ApiError extends Error {

@@ -7,7 +7,7 @@
  * origin is named (the worker cannot know its public address otherwise), and those answers are sent `Vary: Host`:
  * a cache that keeps them must keep one copy per host, never hand the answer made for one host to another.
  */
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 
 /** The origin to write into URLs that leave in an answer. */
 export function publicOrigin(request: Request, config: Config): string {

@@ -10,7 +10,7 @@
  * Only parameters a route declares are accepted (`readQuery`), and ids must be of the platform's format.
  */
 import { ApiError, invalidRequest } from './errors.ts';
-import { RESOURCE_ID, SITE_ID } from './config.ts';
+import { RESOURCE_ID, SITE_ID } from '../config.ts';
 
 /** The longest path of any front door (the gateway's nested v2 routes). */
 export const MAX_PATH_LENGTH = 512;

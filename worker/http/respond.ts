@@ -1,8 +1,18 @@
 /** JSON answers with the headers every public answer carries: ETag (+304), Cache-Control, cache state, Server-Timing. */
-import { etagOf, type CacheState } from './cache/envelope.ts';
 import type { ServerTiming } from './server-timing.ts';
 
 export const CACHE_STATE_HEADER = 'x-reelgate-cache';
+
+/** How a cached answer was served (the `x-reelgate-cache` header): fresh from a cache, fetched anew, or stale while a refresh runs. */
+export type CacheState = 'HIT' | 'MISS' | 'STALE';
+
+/** A strong ETag over a JSON text: the first 16 bytes of its SHA-256, base64url (also the cache entries' tags). */
+export async function etagOf(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let binary = '';
+  for (const byte of digest.subarray(0, 16)) binary += String.fromCharCode(byte);
+  return `"${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+}
 
 export interface JsonOptions {
   cacheControl: string;
@@ -32,7 +42,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** The body as text and its ETag, the SHA-256 of that text (cache/envelope.ts). */
+/** The body as text and its ETag, the SHA-256 of that text (`etagOf`). */
 export async function renderJson(body: unknown): Promise<RenderedJson> {
   const text = JSON.stringify(body);
   return { text, etag: await etagOf(text) };

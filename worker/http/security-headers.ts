@@ -1,10 +1,8 @@
 /**
- * Headers every answer carries. The demo page gets a CSP of its own; the iframe embeds (`/embed/<site>/…`) one that lets
- * any page frame them; playback answers (`/api/play/…`) one that no document can run under; everything else may not be
- * framed at all.
+ * Headers every answer carries. The demo page gets a CSP of its own; a page that states its own policy keeps it (the
+ * iframe embeds, which any page may frame: worker/embed/headers.ts); playback answers (`/api/play/…`) one that no
+ * document can run under; everything else may not be framed at all.
  */
-import { FRAME_SCRIPT_HASH } from './embed/frame-script.ts';
-import { isEmbedPagePath } from './embed/targets.ts';
 
 /** Where playback URLs live (worker/playback/urls.ts, PLAY_PREFIX). */
 const PLAYBACK_PATH = '/api/play/';
@@ -19,7 +17,7 @@ const COMMON: Record<string, string> = {
  * The demo page: its own scripts and stylesheets only (the elements' styles are constructed stylesheets, which CSP does
  * not govern, and they write no style attributes); media and posters from the platform's delivery hosts.
  */
-const PAGE_CSP = [
+export const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -33,15 +31,6 @@ const PAGE_CSP = [
   "form-action 'none'",
   "frame-ancestors 'self'",
 ].join('; ');
-/**
- * An iframe embed: the demo page's rules, plus its one inline script (by hash) and inline style, and framable by any
- * page, since an embed is made to be pasted anywhere. What a visitor may see is decided by the geo policies for that visitor, never
- * by the page that frames it (README, "Embedding without scripts").
- */
-const EMBED_CSP = PAGE_CSP.replace("script-src 'self'", `script-src 'self' ${FRAME_SCRIPT_HASH}`)
-  // The embed page's own few rules sit in a <style> of the worker's making.
-  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
-  .replace("frame-ancestors 'self'", 'frame-ancestors *');
 const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 /**
  * Playback answers: bytes a platform writer chose, on this origin (worker/playback/deliver.ts). Whatever their type,
@@ -63,13 +52,8 @@ export function applySecurityHeaders(request: Request, response: Response): void
     headers.set('referrer-policy', 'no-referrer');
     // Players on other sites' pages load these bytes (media, posters, captions).
     headers.set('cross-origin-resource-policy', 'cross-origin');
-  } else if (html && isEmbedPagePath(path)) {
-    headers.set('content-security-policy', EMBED_CSP);
-    // frame-ancestors decides; X-Frame-Options has no "any origin" value, so it must be absent.
-    headers.delete('x-frame-options');
-    headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-    // Framable from pages that require CORP of their subresources (Cross-Origin-Embedder-Policy).
-    headers.set('cross-origin-resource-policy', 'cross-origin');
+  } else if (html && headers.has('content-security-policy')) {
+    // A page of the worker's making that states its own policy and framing (embed/headers.ts) keeps them.
   } else if (html) {
     headers.set('content-security-policy', PAGE_CSP);
     headers.set('x-frame-options', 'SAMEORIGIN');

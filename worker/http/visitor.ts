@@ -4,8 +4,8 @@
  * Whatever counts visitors (the abuse limit, turns in the budget's public lane) counts networks: an IPv4 address, or
  * an IPv6 /64 (`visitorNetwork`), since one subscriber holds a whole /64. Geo lookups stay per address.
  */
-import type { Env } from './env.ts';
-import { parseIpAddress, visitorNetwork } from './upstream/index.ts';
+import type { Env } from '../env.ts';
+import { parseIpAddress, visitorNetwork } from '../upstream/index.ts';
 
 export const DEV_IP_HEADER = 'x-reelgate-dev-ip';
 

@@ -17,7 +17,7 @@
  * set at the front door for every /api/play/ answer, refusals included (security-headers.ts), so even an image that
  * can hold script (SVG) opened on its own runs none, in an opaque origin.
  */
-import { ApiError, notFound, upstreamUnavailable } from '../errors.ts';
+import { ApiError, notFound, upstreamUnavailable } from '../http/errors.ts';
 import { isPlaylist, PlaylistOutsideFolder, readPlaylist, rewritePlaylist } from './hls.ts';
 import type { Resolved } from './resolve.ts';
 import { readStoryboard, rewriteStoryboard, StoryboardRefused } from './storyboard.ts';

@@ -27,7 +27,7 @@
  * Bounds: at most `MAX_PLAYLIST_BYTES` are read from upstream (stopped there, never buffered whole), and a playlist
  * may name at most `MAX_PLAYLIST_URIS` URIs (each grows by the playback prefix, ~170 bytes, in the answer).
  */
-import { readBoundedUtf8 } from '../bounded-text.ts';
+import { readBoundedUtf8 } from '../http/bounded-text.ts';
 
 /** Why a playlist is not passed on. The message is the worker's own words (for the log), never upstream text. */
 export class PlaylistRefused extends Error {

@@ -1,8 +1,8 @@
 /** The network a playback URL may be bound to: an IPv4 /24 or an IPv6 /64, kept only as a salted digest. */
 import type { Env } from '../env.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { visitorNetwork } from '../upstream/index.ts';
-import { callerAddress, hashAddress } from '../visitor.ts';
+import { callerAddress, hashAddress } from '../http/visitor.ts';
 import { digest8 } from './token.ts';
 
 /** `a.b.c.0/24` for IPv4 (mapped and NAT64 forms included), `x:x:x:x::/64` for IPv6, or null. */

@@ -8,9 +8,8 @@
  * a poster record per item (`poster:<site>:<media>`: the item with its poster and nothing playable), kept in this
  * isolate and in KV for as long as its URLs open. KV is written at most once per item per isolate in that time.
  */
-import { isEnvelope } from '../cache/envelope.ts';
-import { cacheKeys } from '../cache/keys.ts';
-import { MemoryCache } from '../cache/memory.ts';
+import { isEnvelope, MemoryCache } from '../cache/index.ts';
+import { cacheKeys } from '../catalog/index.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 

@@ -1,7 +1,6 @@
 /** A verified grant plus the path asked for → the one upstream URL to fetch, from the worker's own record. */
-import { notFound, playbackExpired, playbackInvalid } from '../errors.ts';
-import { isPublished } from '../projections.ts';
-import { storyboardFile } from '../catalog/storyboard.ts';
+import { notFound, playbackExpired, playbackInvalid } from '../http/errors.ts';
+import { isPublished, storyboardFile } from '../catalog/index.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import { folderPath, PlaylistOutsideFolder } from './hls.ts';
 import { digest8, sameBytes, type PlaybackGrant } from './token.ts';

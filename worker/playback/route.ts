@@ -9,20 +9,18 @@
  * `playback_invalid`, 403 `playback_expired`, 451 `playback_denied`, 502 `playback_unsupported_type`. No answer here is ever a document or a
  * script: `nosniff` and `Content-Security-Policy: sandbox; default-src 'none'` on every one (security-headers.ts).
  */
-import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../errors.ts';
-import { enforcePolicies, mediaPolicies } from '../geo/enforce.ts';
-import { heldMembership } from '../geo/membership.ts';
-import { deliver } from '../playback/deliver.ts';
-import { playbackKeys } from '../playback/keys.ts';
-import { networkDigest } from '../playback/network.ts';
-import { recordedMedia } from '../playback/records.ts';
-import { resolvePlayback } from '../playback/resolve.ts';
-import { sameBytes, signToken, verifyToken, type PlaybackGrant } from '../playback/token.ts';
-import { PLAY_PREFIX } from '../playback/urls.ts';
-import { rawTarget, readQuery } from '../request-guard.ts';
-import { DEV_IP_HEADER, devMode } from '../visitor.ts';
-import type { Visit } from '../visit.ts';
-import type { Handler } from './context.ts';
+import { enforcePolicies, heldMembership, mediaPolicies } from '../geo/index.ts';
+import type { RequestContext } from '../http/context.ts';
+import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../http/errors.ts';
+import { rawTarget, readQuery } from '../http/request-guard.ts';
+import { DEV_IP_HEADER, devMode } from '../http/visitor.ts';
+import { deliver } from './deliver.ts';
+import { playbackKeys } from './keys.ts';
+import { networkDigest } from './network.ts';
+import { recordedMedia } from './records.ts';
+import { resolvePlayback } from './resolve.ts';
+import { sameBytes, signToken, verifyToken, type PlaybackGrant } from './token.ts';
+import { PLAY_PREFIX } from './urls.ts';
 
 /** Development only: `?dev_ip=` stands in for the address, as the header does for fetches (a media element sends none). */
 const DEV_IP_PARAM = 'dev_ip';
@@ -38,19 +36,21 @@ function nowSeconds(request: Request, dev: boolean): number {
   return stated && /^\d{1,10}$/.test(stated) ? Math.max(real, Number(stated)) : real;
 }
 
-export const playRoute: Handler = async (routed, env, ctx) => {
+export async function playRoute(routed: RequestContext): Promise<Response> {
+  const { env, ctx } = routed;
   const dev = devMode(env);
-  const query = readQuery(routed, dev ? [DEV_IP_PARAM] : []);
-  let request: Request = routed;
+  const query = readQuery(routed.request, dev ? [DEV_IP_PARAM] : []);
+  let visit = routed;
   let suffix = '';
   if (dev && query.dev_ip) {
-    const headers = new Headers(routed.headers);
+    const headers = new Headers(routed.request.headers);
     headers.set(DEV_IP_HEADER, query.dev_ip);
-    request = new Request(routed.url, { method: routed.method, headers });
+    visit = routed.as(new Request(routed.request.url, { method: routed.request.method, headers }));
     suffix = `?${DEV_IP_PARAM}=${encodeURIComponent(query.dev_ip)}`;
   }
 
-  const rest = rawTarget(routed.url).path.slice(PLAY_PREFIX.length);
+  const { request } = visit;
+  const rest = rawTarget(request.url).path.slice(PLAY_PREFIX.length);
   const slash = rest.indexOf('/');
   const token = slash < 0 ? rest : rest.slice(0, slash);
   const path = slash < 0 ? '' : rest.slice(slash + 1);
@@ -60,7 +60,6 @@ export const playRoute: Handler = async (routed, env, ctx) => {
   if (!verified.ok) throw verified.reason === 'expired' ? playbackExpired() : playbackInvalid();
   const { grant } = verified;
 
-  const visit: Visit = { request, env, ctx, config: routed.config };
   const site = visit.config.sites.get(grant.site);
   if (!site) throw notFound('No such site.');
   const membership = await heldMembership(visit, site);
@@ -81,4 +80,4 @@ export const playRoute: Handler = async (routed, env, ctx) => {
   const resolved = await resolvePlayback(grant, path, await recordedMedia(env, site.id, grant.media));
   const sign = async (minted: PlaybackGrant) => signToken((await playbackKeys(env))[0]!, minted);
   return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix, sign });
-};
+}

@@ -14,8 +14,8 @@
  * Bounds: at most `MAX_STORYBOARD_BYTES` are read from upstream (the bounded reader: stopped there, never buffered
  * whole), at most `MAX_STORYBOARD_CUES` cues and `MAX_STORYBOARD_FILES` distinct images (each a signed URL).
  */
-import { readBoundedUtf8 } from '../bounded-text.ts';
-import { storyboardFile } from '../catalog/storyboard.ts';
+import { readBoundedUtf8 } from '../http/bounded-text.ts';
+import { storyboardFile } from '../catalog/index.ts';
 
 /** Why a storyboard is not passed on. The message is the worker's own words (for the log), never upstream text. */
 export class StoryboardRefused extends Error {

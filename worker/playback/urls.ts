@@ -5,14 +5,14 @@
  * `playback.bind_network` on, every URL carries the caller's network, and none is minted when that cannot be read
  * (network.ts, `playbackBinding`): never an unbound URL in its place.
  */
-import type { Visit } from '../visit.ts';
+import type { RequestContext } from '../http/context.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
-import { devMode } from '../visitor.ts';
+import { devMode } from '../http/visitor.ts';
 import { playbackKeys } from './keys.ts';
 import { playbackBinding } from './network.ts';
 import { rememberFeedPosters, rememberMedia } from './records.ts';
-import { isHlsType } from '../catalog/source-types.ts';
+import { isHlsType } from '../catalog/index.ts';
 import { digest8, signToken, type PlaybackGrant, type PlaybackResource } from './token.ts';
 
 export const PLAY_PREFIX = '/api/play/';
@@ -60,7 +60,7 @@ function expiryOf(request: Request, env: Env, minutes: number): number {
   return expiryFor(Date.now(), minutes);
 }
 
-export async function withPlaybackUrls({ request, env, config: { playback } }: Visit, site: string,
+export async function withPlaybackUrls({ request, env, config: { playback } }: RequestContext, site: string,
   media: MediaResponse): Promise<MediaResponse> {
   const [key] = await playbackKeys(env);
   const expires = expiryOf(request, env, playback.tokenMinutes);
@@ -91,7 +91,7 @@ export async function withPlaybackUrls({ request, env, config: { playback } }: V
  * A feed under a policy: each item's thumbnail becomes a poster playback URL (the feed names nothing else of the
  * platform's). The items' poster records are kept for the URLs' lifetime (records.ts).
  */
-export async function withPlaybackThumbnails<T extends FeedItem>({ request, env, ctx, config: { playback } }: Visit,
+export async function withPlaybackThumbnails<T extends FeedItem>({ request, env, ctx, config: { playback } }: RequestContext,
   site: string, items: readonly T[]): Promise<T[]> {
   const [key] = await playbackKeys(env);
   const expires = expiryFor(Date.now(), playback.tokenMinutes);

@@ -6,7 +6,7 @@
  */
 import { httpUrl } from '../contract/links.ts';
 import type { FeedItem, FeedResponse, MediaResponse } from '../contract/public-api.ts';
-import { escapeHtml } from '../embed/html.ts';
+import { escapeHtml } from '../embed/index.ts';
 
 /** The class publishers style it by, e.g. `reel-playlist:not(:defined) > .reel-fallback`. */
 export const FALLBACK_CLASS = 'reel-fallback';

@@ -8,7 +8,7 @@
  * once the page has been read (it is buffered anyway). Every value here is attribute text as the page holds it
  * (HTMLRewriter gives and takes it undecoded): it is written back as it is, its double quotes escaped.
  */
-import { isEmbedScript } from '../assets.ts';
+import { isEmbedScript } from '../http/assets.ts';
 
 /** Attribute text → its value, for comparing URLs (the references URLs hold; anything else is left as written). */
 function decoded(text: string): string {

@@ -4,7 +4,7 @@
  * countries can express (they stay the worker's business on every request).
  */
 import type { GeoPolicy } from '../config.ts';
-import { ISO_ALPHA2_COUNTRIES } from '../upstream/iso-countries.ts';
+import { ISO_ALPHA2_COUNTRIES } from '../upstream/index.ts';
 import { CONTINENT_OF } from './continents.ts';
 
 /** `regionsAllowed` when the policies allow fewer than half the world, `ineligibleRegion` otherwise; null: anywhere. */

@@ -3,11 +3,11 @@
  * migration helpers' `toV1*` mappers), list paging as v1's `limit`/`offset`/`total`, and errors as the single v1 object
  * `{status: 'error', code, title, message}`.
  */
-import { tracksOf } from '../../projections.ts';
+import { tracksOf } from '../../catalog/index.ts';
 import {
   mapV2ErrorToV1, toV1Channel, toV1Conversion, toV1Player, toV1Track, toV1Video,
   type V1ErrorBody,
-} from '../../upstream/v1-migration.ts';
+} from '../../upstream/index.ts';
 import type {
   Media, MediaList, MediaRendition, MediaRenditionList, Original, OriginalList, PageInfo, Player, PlayerList, Playlist,
   PlaylistList, PlaylistType, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,

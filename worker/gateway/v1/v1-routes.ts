@@ -9,12 +9,10 @@
  * videos and channels, `search` / `statuses_filter`, mapped onto v2 paging and `q`.
  */
 import type { Env } from '../../env.ts';
-import { ApiError, type ErrorShape } from '../../errors.ts';
-import { noStoreJson } from '../../respond.ts';
-import { errorItemsFromBody } from '../../upstream/error-body.ts';
-import { InvalidArgumentError } from '../../upstream/errors.ts';
+import { ApiError, type ErrorShape } from '../../http/errors.ts';
+import { noStoreJson } from '../../http/respond.ts';
+import { errorItemsFromBody, InvalidArgumentError, mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/index.ts';
 import { readPlaylistType } from '../../contract/path-segments.ts';
-import { mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/v1-migration.ts';
 import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../contract/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';
 import { schemaMissing, V2_ERRORS } from '../errors.ts';
@@ -123,7 +121,7 @@ async function authenticateV1(request: Request, env: Env, params: URLSearchParam
   }
   const secret = await deriveV1Secret(env.V1_SIGNING_SECRET, found.key.id, found.salt);
   if (!(await signatureMatches(params, call, secret))) {
-    throw signatureRefused('SignatureInvalid', 'The signature does not match (see README, "v1 signature setup").');
+    throw signatureRefused('SignatureInvalid', 'The signature does not match (see worker/README.md, "v1 signature setup").');
   }
   if (!(await acceptNonce(db, call, now))) {
     throw signatureRefused('NonceInvalid', 'This api_nonce was already used with this api_timestamp: the call is a replay.');

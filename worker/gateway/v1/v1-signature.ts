@@ -11,7 +11,7 @@
  * Replays: the timestamp must be within `V1_TIMESTAMP_WINDOW_SECONDS` of the worker's clock, and each (timestamp, nonce)
  * is accepted once per key (D1 `v1_nonces`, one atomic insert). The signature covers both, so a replay is refused.
  */
-import { ApiError } from '../../errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import { base64url } from '../access-keys.ts';
 import { tokensEqual } from '../admin-auth.ts';
 

@@ -1,0 +1,13 @@
+/**
+ * The catalog: how feeds, media and players load from the platform (through the budget, each load reserved whole),
+ * what of them may leave the worker (projections.ts), and the cache keys they are kept under (keys.ts). Others
+ * import from here.
+ */
+export { baseFeed, feedOf, loadFeed, loadPlaylistHead, type FeedSnapshot, type PlaylistHead } from './feed.ts';
+export { checkVariant, isVariant, NO_VARIANT, type FeedVariant } from './feed-variant.ts';
+export { cacheKeys, cachePrefixes, variantKey } from './keys.ts';
+export { loadMedia, MEDIA_LOAD_CALLS } from './media.ts';
+export { loadPlayer } from './player.ts';
+export { allowedCustomParams, isPublished, tracksOf } from './projections.ts';
+export { isHlsType } from './source-types.ts';
+export { storyboardFile } from './storyboard.ts';

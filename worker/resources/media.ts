@@ -1,0 +1,46 @@
+/** GET /api/sites/:site/media/:media — one published, ready media with its renditions and tracks. */
+import type { SiteConfig } from '../config.ts';
+import type { MediaResponse } from '../contract/public-api.ts';
+import { allowedCustomParams, cacheKeys, isPublished, loadMedia } from '../catalog/index.ts';
+import { mediaPolicies, membershipFor } from '../geo/index.ts';
+import type { RequestContext } from '../http/context.ts';
+import { notFound } from '../http/errors.ts';
+import { readQuery, requireId } from '../http/request-guard.ts';
+import { playbackBinding, withPlaybackUrls } from '../playback/index.ts';
+import type { ResourceDeclaration } from './pipeline.ts';
+
+export interface MediaInput {
+  site: SiteConfig;
+  mediaId: string;
+}
+
+export const media: ResourceDeclaration<MediaInput, MediaResponse, MediaResponse> = {
+  kind: 'media',
+  input(c) {
+    const site = c.site(c.params.site);
+    const mediaId = requireId(c.params.media, 'media');
+    readQuery(c.request, []);
+    return { site, mediaId };
+  },
+  // Decided before the media is read: a refused caller learns nothing of it, and spends nothing on it. Its playlists
+  // bind it too (geo/membership.ts).
+  policies: async (c, { site, mediaId }) => mediaPolicies(site, mediaId, await membershipFor(c, site)),
+  // Content under a policy is answered with playback URLs only: a caller no URL can be bound to is refused now, before
+  // the media is read (`withPlaybackUrls` would refuse it too, after spending the load).
+  async beforeLoad(c, _input, bound) {
+    if (bound) await playbackBinding(c.request, c.env, c.config.playback.bindNetwork);
+  },
+  key: ({ site, mediaId }) => cacheKeys.media(site.id, mediaId),
+  fetch: (c, { site, mediaId }, who) => loadMedia(c.env, who, site.id, mediaId, c.config.customParamsAllowlist),
+  present: (c, input, loaded, bound) => presentMedia(c, input, loaded!.value, bound),
+};
+
+/** The media as this caller sees it: published now, today's custom params allowlist, playback URLs when bound. */
+async function presentMedia(c: RequestContext, { site }: MediaInput, value: MediaResponse, bound: boolean) {
+  if (!isPublished(value, Date.now())) throw notFound();
+  // The allowlist as configured now, even for an entry cached under an older one.
+  let body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, c.config.customParamsAllowlist) };
+  // Content under a policy: the worker's own playback URLs, never the platform's (the answer is private).
+  if (bound) body = await withPlaybackUrls(c, site.id, body);
+  return { body, personal: bound };
+}
