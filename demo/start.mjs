@@ -28,7 +28,7 @@ if (missing.length > 0) {
   console.log(`[start] added ${missing.join(', ')} to .dev.vars from .dev.vars.example`);
 }
 const vars = { ...example, ...current };
-for (const name of ['API_SECRET', 'GEO_API_KEY']) {
+for (const name of ['API_SECRET', 'GEO_API_KEY', 'SIGNED_SITE_SECRET']) {
   if (!vars[name]) fail(`.dev.vars has no ${name}; copy it from .dev.vars.example.`);
 }
 
@@ -64,6 +64,7 @@ const sandbox = run('sandbox', [
   'dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort), '--ip', '127.0.0.1',
   '--inspector-port', String(sandboxPort + 1000), '--persist-to', state.sandbox,
   '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
+  '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`,
   ...(rateLimit ? ['--var', `RATE_LIMIT_PER_MINUTE:${rateLimit}`] : []),
 ]);
 const upstream = `http://localhost:${sandboxPort}`;

@@ -1,10 +1,12 @@
-// What delivery URLs serve: a generated SVG per thumbnail (honouring ?width=), a WebVTT file per text track with real
-// cues, a short real MP4 for every MP4 rendition (byte ranges honoured, as video elements ask for them), and for HLS
-// renditions a folder per media: a master playlist of two variants (and a subtitles group when the media has
-// captions or subtitles), each variant a VOD playlist of a real MPEG-TS segment per 5 s of the media's duration (the
-// same clip each time, up to an hour of it). For the
-// bench, `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory).
-// For the suites only, `/cdn/test-hls/` serves hostile HLS playlists that no media of the seed names (see testHls).
+// What the delivery host serves (the layout is delivery-paths.ts): a generated SVG per thumbnail and poster (honouring
+// ?width=), a WebVTT file per text track with real cues, a short real MP4 for every MP4 rendition (byte ranges honoured,
+// as video elements ask for them), and for HLS renditions a folder per media: a master playlist of two variants (and a
+// subtitles group when the media has captions or subtitles), each variant a VOD playlist of a real MPEG-TS segment per
+// 5 s of the media's duration (the same clip each time, up to an hour of it). A playlist asked for with a signed URL
+// names its files with their own signatures (`sign`, delivery.ts). Test fixtures stay under /cdn/: for the bench,
+// `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory); for the
+// suites only, `/cdn/test-hls/` serves hostile HLS playlists that no media of the seed names (see testHls), and
+// `/cdn/hostile/` an attacker's folder (hostile-folder.ts).
 import type { Thumbnail } from '../../worker/contract/v2-types.ts';
 import type { Media, MediaRendition, TextTrack } from './records.ts';
 import { errorResponse } from './http.ts';
@@ -16,20 +18,20 @@ import type { Store } from './store.ts';
 
 const CACHEABLE = { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' };
 
-export function serveAsset(store: Store, url: URL, range: string | null = null): Response {
+/**
+ * The query a URI written into a playlist (or storyboard) carries, given the absolute path it names: its signature when
+ * the playlist was asked for signed, else nothing.
+ */
+export type Signer = (path: string) => Promise<string>;
+export const UNSIGNED: Signer = () => Promise.resolve('');
+
+/** The test fixtures under /cdn/: the hostile folder, the test HLS folders, the bench's generated files. */
+export function serveFixture(url: URL, range: string | null = null): Response {
   const path = url.pathname;
   // A test fixture: the folder of an attacker's external media (hostile-folder.ts).
   if (path.startsWith(HOSTILE_FOLDER)) return serveHostileFile(path);
-  let match = /^\/cdn\/thumbs\/([A-Za-z0-9]+)\.svg$/.exec(path);
-  if (match) return thumbnailImage(store, match[1]!, url.searchParams.get('width'));
-  match = /^\/cdn\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(path);
-  if (match) return webVtt(store, match[1]!);
-  match = /^\/cdn\/videos\/([A-Za-z0-9]+)\/([A-Za-z0-9]+)\.mp4$/.exec(path);
-  if (match) return mediaBytes(store, match[1]!, match[2]!, range);
   if (path.startsWith('/cdn/test-hls/')) return testHls(path);
-  match = /^\/cdn\/hls\/([A-Za-z0-9]+)\/(.+)$/.exec(path);
-  if (match) return hlsFile(store, match[1]!, match[2]!, range);
-  match = /^\/cdn\/generated\/([0-9]{1,4})\.bin$/.exec(path);
+  const match = /^\/cdn\/generated\/([0-9]{1,4})\.bin$/.exec(path);
   if (match && Number(match[1]) >= 1 && Number(match[1]) <= 2048) {
     const pace = url.searchParams.get('pace');
     if (pace !== null && !(/^\d{1,5}$/.test(pace) && Number(pace) >= 1)) {
@@ -40,17 +42,46 @@ export function serveAsset(store: Store, url: URL, range: string | null = null):
   return errorResponse(404, 'not_found', `Nothing is served at ${path}.`);
 }
 
+/** `/videos/<media_id>-<rendition_id>.mp4` (`.m4a` for audio): the sample clip, byte ranges honoured. */
+export function serveVideo(store: Store, url: URL, range: string | null): Response {
+  const match = /^\/videos\/([A-Za-z0-9]+)-([A-Za-z0-9]+)\.(mp4|m4a)$/.exec(url.pathname);
+  if (!match) return errorResponse(404, 'not_found', `Nothing is served at ${url.pathname}.`);
+  return mediaBytes(store, url.pathname, match[1]!, match[2]!, range);
+}
+
+/** `/manifests/<media_id>.m3u8` and the files of its folder `/manifests/<media_id>/`. */
+export function serveManifest(store: Store, url: URL, range: string | null, sign: Signer = UNSIGNED): Promise<Response> | Response {
+  const match = /^\/manifests\/([A-Za-z0-9]+)(?:\.m3u8|\/(.+))$/.exec(url.pathname);
+  if (!match) return errorResponse(404, 'not_found', `Nothing is served at ${url.pathname}.`);
+  return hlsFile(store, match[1]!, match[2] ?? null, range, sign);
+}
+
+/** `/tracks/<track_id>.vtt`. */
+export function serveTrack(store: Store, url: URL): Response {
+  const match = /^\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(url.pathname);
+  if (!match) return errorResponse(404, 'not_found', `Nothing is served at ${url.pathname}.`);
+  return webVtt(store, match[1]!);
+}
+
 /**
- * The delivery side's poster of a media, `/v2/media/<media_id>/poster.jpg?width=<w>`: the thumbnail chosen as its
- * poster (poster-choice.ts) at the width asked for (720 when none is).
+ * The Delivery API's images of a media: `/v2/media/<media_id>/poster.jpg` (the thumbnail chosen as its poster,
+ * poster-choice.ts, 720 wide unless `width` says otherwise) and `/v2/media/<media_id>/thumbnails/<thumbnail_id>.jpg`
+ * (1920 wide unless `width` says otherwise). `params`: the request's parameters (a signed request's are its token's).
  */
-export function serveMediaPoster(store: Store, url: URL): Response {
-  const mediaId = /^\/v2\/media\/([A-Za-z0-9]+)\/poster\.jpg$/.exec(url.pathname)?.[1];
-  const media = mediaId ? store.find<Media>('media', mediaId) : null;
-  if (!media) return errorResponse(404, 'not_found', `No media poster at ${url.pathname}.`);
+export function serveMediaImage(store: Store, url: URL, params: URLSearchParams): Response {
+  const match = /^\/v2\/media\/([A-Za-z0-9]+)\/(?:poster\.jpg|thumbnails\/([A-Za-z0-9]+)\.jpg)$/.exec(url.pathname);
+  const media = match ? store.find<Media>('media', match[1]!) : null;
+  if (!match || !media) return errorResponse(404, 'not_found', `No media image at ${url.pathname}.`);
+  if (match[2] !== undefined) {
+    const thumbnail = store.find<Thumbnail>('thumbnail', match[2]);
+    if (!thumbnail || thumbnailMediaId(thumbnail.doc) !== media.doc.id) {
+      return errorResponse(404, 'not_found', `Thumbnail '${match[2]}' of media '${media.doc.id}' was not found.`);
+    }
+    return thumbnailImage(store, thumbnail.doc.id, params.get('width'));
+  }
   const poster = posterOf(store, media.site, media.doc.id);
   if (!poster) return errorResponse(404, 'not_found', `Media '${media.doc.id}' has no poster yet.`);
-  return thumbnailImage(store, poster.id, url.searchParams.get('width') ?? '720');
+  return thumbnailImage(store, poster.id, params.get('width') ?? '720');
 }
 
 /** Thumbnails are 16:9 frames, 1920 wide unless a width is asked for. */
@@ -123,9 +154,10 @@ export function vttTime(seconds: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
 }
 
-function mediaBytes(store: Store, mediaId: string, renditionId: string, range: string | null): Response {
+/** A rendition's file, at the path its record names (an audio rendition's `.m4a`, any other's `.mp4`). */
+function mediaBytes(store: Store, path: string, mediaId: string, renditionId: string, range: string | null): Response {
   const found = store.find<MediaRendition>('media_rendition', renditionId);
-  if (!store.find<Media>('media', mediaId) || !found || found.doc.media_id !== mediaId || found.doc.mime_type === HLS_MIME) {
+  if (!store.find<Media>('media', mediaId) || !found || found.doc.media_id !== mediaId || found.doc.delivery_url !== path) {
     return errorResponse(404, 'not_found', 'No such rendition.');
   }
   const audio = found.doc.mime_type.startsWith('audio/');
@@ -155,30 +187,46 @@ export function hlsSegmentCount(duration: number | null | undefined): number {
   return Math.min(HLS_MAX_SEGMENTS, Math.max(3, Math.ceil((duration ?? 0) / SAMPLE_SECONDS)));
 }
 
-function playlist(lines: string[]): Response {
-  return new Response([...lines, ''].join('\n'), { headers: { 'content-type': HLS_MIME, ...CACHEABLE } });
+/**
+ * A playlist answer. Its URIs (the lines that are not tags, and `URI="…"` attributes) are relative to `path`, the
+ * playlist's own; each is given the query `sign` makes for the path it names (nothing when the playlist was not asked
+ * for signed).
+ */
+async function playlist(lines: string[], path: string, sign: Signer): Promise<Response> {
+  const signed = async (uri: string): Promise<string> => uri + await sign(new URL(uri, `http://delivery${path}`).pathname);
+  const out = await Promise.all(lines.map(async (line) => {
+    if (line === '') return line;
+    if (!line.startsWith('#')) return signed(line);
+    const attribute = /URI="([^"]*)"/.exec(line);
+    return attribute ? line.replace(attribute[0], `URI="${await signed(attribute[1]!)}"`) : line;
+  }));
+  return new Response([...out, ''].join('\n'), { headers: { 'content-type': HLS_MIME, ...CACHEABLE } });
 }
 
-/** A file of a media's HLS folder: master.m3u8, <variant>/index.m3u8, <variant>/seg-<n>.ts, subs/<track>.m3u8|.vtt. */
-function hlsFile(store: Store, mediaId: string, file: string, range: string | null): Response {
+/**
+ * A file of a media's HLS folder: the master `/manifests/<id>.m3u8` (`file` null), and under `/manifests/<id>/`
+ * `<variant>/index.m3u8`, `<variant>/seg-<n>.ts`, `subs/<track>.m3u8|.vtt`.
+ */
+async function hlsFile(store: Store, mediaId: string, file: string | null, range: string | null, sign: Signer): Promise<Response> {
   const media = store.find<Media>('media', mediaId);
   const hls = media ? store.list<MediaRendition>('media_rendition', media.site, mediaId).find((r) => r.mime_type === HLS_MIME) : null;
   if (!media || !hls) return errorResponse(404, 'not_found', 'No such HLS rendition.');
   const tracks = store.list<TextTrack>('text_track', media.site, mediaId)
     .filter((t) => t.status === 'ready' && (t.metadata.kind === 'subtitles' || t.metadata.kind === 'captions'));
   const duration = Math.max(media.doc.duration ?? 0, SAMPLE_SECONDS);
-  if (file === 'master.m3u8') {
+  const folder = `/manifests/${mediaId}/`;
+  if (file === null) {
     const lines = ['#EXTM3U', '#EXT-X-VERSION:3'];
     for (const t of tracks) {
       lines.push(`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="${t.metadata.label.replace(/"/g, '')}",` +
-        `LANGUAGE="${t.metadata.srclang}",DEFAULT=NO,AUTOSELECT=YES,URI="subs/${t.id}.m3u8"`);
+        `LANGUAGE="${t.metadata.srclang}",DEFAULT=NO,AUTOSELECT=YES,URI="${mediaId}/subs/${t.id}.m3u8"`);
     }
     for (const v of HLS_VARIANTS) {
       lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.resolution},CODECS="${HLS_CODECS}"` +
         `${tracks.length ? ',SUBTITLES="subs"' : ''}`,
-        `${v.name}/index.m3u8`);
+        `${mediaId}/${v.name}/index.m3u8`);
     }
-    return playlist(lines);
+    return playlist(lines, `/manifests/${mediaId}.m3u8`, sign);
   }
   let match = /^([0-9a-z]+)\/(index\.m3u8|seg-([0-9]+)\.ts)$/.exec(file);
   if (match && HLS_VARIANTS.some((v) => v.name === match![1])) {
@@ -192,7 +240,7 @@ function hlsFile(store: Store, mediaId: string, file: string, range: string | nu
         lines.push(`#EXTINF:${SAMPLE_SECONDS.toFixed(1)},`, `seg-${i}.ts`);
       }
       lines.push('#EXT-X-ENDLIST');
-      return playlist(lines);
+      return playlist(lines, `${folder}${file}`, sign);
     }
     if (Number(match[3]) < count && String(Number(match[3])) === match[3]) {
       return byteRange(SAMPLE_VIDEO_TS, 'video/mp2t', range, hls.last_modified);
@@ -204,7 +252,7 @@ function hlsFile(store: Store, mediaId: string, file: string, range: string | nu
     if (match[2] === 'vtt') return webVtt(store, track.id);
     return playlist(['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${Math.ceil(duration)}`,
       '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', `#EXTINF:${duration.toFixed(1)},`, `${track.id}.vtt`,
-      '#EXT-X-ENDLIST']);
+      '#EXT-X-ENDLIST'], `${folder}${file}`, sign);
   }
   return errorResponse(404, 'not_found', `No file '${file}' in this HLS rendition.`);
 }

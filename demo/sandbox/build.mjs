@@ -41,6 +41,7 @@ export function sandboxWorkerOptions() {
     bindings: {
       API_SECRET: 'sandbox-api-secret-not-for-production',
       GEO_API_KEY: 'sandbox-geo-key-not-for-production',
+      SIGNED_SITE_SECRET: 'sandbox-url-signing-secret-not-for-production',
       RATE_LIMIT_PER_MINUTE: '60',
     },
   };

@@ -6,6 +6,7 @@ import { GEO_FIXTURES } from './geo-fixtures.ts';
 import { errorResponse, HttpError, invalid } from './http.ts';
 import { isPublished } from './playlist-rules.ts';
 import type { Store } from './store.ts';
+import { siteSigning } from './url-signing.ts';
 
 export interface Faults {
   error_rate?: number;
@@ -74,10 +75,14 @@ export function parseFaults(body: Record<string, unknown>): Faults {
   return faults;
 }
 
-/** Site ids, and per site the ids a test or the demo needs to pick: playlists by type, players, media by state. */
+/**
+ * Site ids, and per site the ids a test or the demo needs to pick (playlists by type, players, media by state) and its
+ * URL signing: whether it is enforced and where the secret comes from, never the secret.
+ */
 export function catalog(store: Store, now: number): unknown {
   const sites = store.sites().map((siteId) => {
     const site = store.get<{ id: string; name: string }>('site', siteId, siteId);
+    const signing = siteSigning(store, siteId);
     const media = store.list<Media>('media', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
     const playlists = store.list<Playlist>('playlist', siteId).sort((a, b) => (a.created < b.created ? -1 : 1));
     const few = (list: Media[]): string[] => list.slice(0, 5).map((m) => m.id);
@@ -97,12 +102,19 @@ export function catalog(store: Store, now: number): unknown {
         audio: few(media.filter((m) => m.media_type === 'audio' && isPublished(m, now))),
         with_subtitles: few(withTracks.filter((m) => isPublished(m, now))),
       },
+      url_signing: { enforce: signing?.enforce ?? false, secret_source: signing?.secret ?? 'derived' },
     };
   });
   // The big catalog first, so `sites[0]` is the one to page through.
   sites.sort((a, b) => b.media_total - a.media_total);
   return {
     sites,
+    url_signing: {
+      control: 'GET|PUT /_sandbox/sites/<site_id>/url-signing with {"enforce": true|false}',
+      file_paths: '?exp=<unix>&sig=<md5("<path without leading slash>:<exp>:<secret>")>',
+      v2_paths: '?token=<HS256 JWT: resource, exp, and the query parameters as claims>',
+      secrets: 'SIGNED_SITE_SECRET for the site that enforces from the start; hex HMAC-SHA-256(SIGNED_SITE_SECRET, "url-signing:<site_id>") for the others',
+    },
     geo: {
       client: 'any name; the path is /ip_lookup/<client>/<ip>',
       fixtures: GEO_FIXTURES.map(({ ip, note, expected_country, proxy }) => ({ ip, note, expected_country, proxy })),

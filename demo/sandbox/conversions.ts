@@ -1,8 +1,10 @@
 // What the platform's processing produces for a media: an original, renditions at several widths plus HLS, and
 // thumbnails (the first one the poster). The seed and POST media/ both use this, so created media look like seeded ones.
-// Delivery URLs are stored as paths under /cdn/ and given the caller's origin when answered (see present.ts).
+// Delivery URLs are stored as paths of the delivery host's layout (delivery-paths.ts) and given the caller's origin when
+// answered (see present.ts).
 import type { Thumbnail } from '../../worker/contract/v2-types.ts';
 import type { Media, MediaRendition, MediaType, Original } from './records.ts';
+import { deliveryPath } from './delivery-paths.ts';
 import { hashString } from './prng.ts';
 
 export const VIDEO_WIDTHS = [320, 640, 1280, 1920] as const;
@@ -34,7 +36,7 @@ export function makeRendition(
     id, type: 'media_rendition', created: at, last_modified: at,
     media_id: media.id,
     status: 'ready',
-    delivery_url: isHls ? `/cdn/hls/${media.id}/master.m3u8` : `/cdn/videos/${media.id}/${id}.mp4`,
+    delivery_url: isHls ? deliveryPath.manifest(media.id) : deliveryPath.video(media.id, id, spec.mime_type.startsWith('audio/')),
     filesize: renditionFilesize(spec.width, spec.mime_type, duration),
     width: isHls ? null : spec.width,
     height: isHls ? null : height,
@@ -52,9 +54,11 @@ export interface Conversions {
 
 /**
  * The result of processing a media that now has a duration: ids come from `nextId` so the seed stays deterministic.
- * `widths` lets the seed vary the ladder; audio media get one AAC rendition.
+ * `widths` lets the seed vary the ladder; audio media get one AAC rendition. `hls: false` leaves out the HLS rendition
+ * (a media delivered as MP4 files only).
  */
-export function processMedia(media: Media, at: string, nextId: () => string, widths: readonly number[] = VIDEO_WIDTHS): Conversions {
+export function processMedia(media: Media, at: string, nextId: () => string, widths: readonly number[] = VIDEO_WIDTHS,
+  hls = true): Conversions {
   const duration = media.duration ?? 0;
   const audio = media.media_type === 'audio';
   const original: Original = {
@@ -67,7 +71,7 @@ export function processMedia(media: Media, at: string, nextId: () => string, wid
   const renditions: MediaRendition[] = audio
     ? [makeRendition(nextId(), media, at, { width: null, mime_type: 'audio/mp4' })]
     : widths.map((width) => makeRendition(nextId(), media, at, { width, mime_type: 'video/mp4' }));
-  renditions.push(makeRendition(nextId(), media, at, { width: null, mime_type: HLS_MIME }));
+  if (hls) renditions.push(makeRendition(nextId(), media, at, { width: null, mime_type: HLS_MIME }));
   // The platform's default thumbnail (from ten seconds in), and for video one more frame to choose from.
   const thumbnails = audio ? [makeThumbnail(nextId(), media.id, at, 'default')] : [
     makeThumbnail(nextId(), media.id, at, 'default'),
@@ -84,7 +88,7 @@ export function makeThumbnail(id: string, mediaId: string, at: string, sourceTyp
     schema: THUMBNAIL_SCHEMA,
     id, type: 'thumbnail', created: at, last_modified: at,
     relationships: { media: [{ id: { id: mediaId, type: 'media' } }] },
-    delivery_url: `/cdn/thumbs/${id}.svg`,
+    delivery_url: deliveryPath.thumbnail(mediaId, id),
     file_type: 'jpeg',
     status: 'ready',
     thumbnail_type: 'static',

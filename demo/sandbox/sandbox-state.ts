@@ -1,21 +1,22 @@
 // The whole platform in one SQLite-backed Durable Object: catalog state, per-credential rate windows, call statistics
 // and injected faults. Every request of the sandbox passes through here, so the rules hold for every caller at once.
 import { DurableObject } from 'cloudflare:workers';
-import { serveAsset, serveMediaPoster } from './assets.ts';
-import { serveStrip } from './strips.ts';
 import { readActionBody, readEnvelope } from './body.ts';
 import type { RouteContext } from './context.ts';
 import { readJsonObject } from './body.ts';
 import { catalog, controlError, emptyStats, type Faults, parseFaults, type Stats } from './controls.ts';
+import { deliver } from './delivery.ts';
+import { isDeliveryPath } from './delivery-paths.ts';
 import { configuredRateLimit, type SandboxEnv } from './env.ts';
 import { geoLookup } from './geo.ts';
 import { createMedia } from './handlers/media.ts';
 import { HOSTILE_FILES, hostileMediaBody } from './hostile-folder.ts';
 import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
 import { matchRoute } from './routes.ts';
-import { seedCatalog } from './seed.ts';
+import { SEED_VERSION, seedCatalog } from './seed.ts';
 import { Store } from './store.ts';
 import { advanceProcessing, processingControl, receiveBytes, uploadForToken } from './uploads.ts';
+import { setEnforcement, siteSigning } from './url-signing.ts';
 import { checkListQuery } from '../../worker/contract/list-query.ts';
 
 const WINDOW_MS = 60_000;
@@ -31,7 +32,9 @@ const INDEX = {
   about: 'A stand-in for the video platform (Management API v2 and Geo Location Lookup API). Local use only.',
   v2: '/v2/sites/<site_id>/... with Authorization: Bearer <API_SECRET>',
   geo: '/ip_lookup/<client>/<ip_address> with X-Auth-Key: <GEO_API_KEY>',
-  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'GET|POST /_sandbox/processing', 'POST /_sandbox/reset'],
+  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'GET|POST /_sandbox/processing', 'POST /_sandbox/reset',
+    'GET|PUT /_sandbox/sites/<site_id>/url-signing'],
+  delivery: '/videos/, /manifests/, /tracks/, /strips/, /v2/media/<media_id>/poster.jpg and thumbnails/ (URL signing per site)',
   uploads: 'PUT /upload/<upload_id>/<part>?key=... (the upload links POST media/ answers)',
 };
 const GEO_PATTERN = 'GET /ip_lookup/:client/:ip';
@@ -44,7 +47,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     this.store = new Store(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
-      if (!this.store.getMeta<boolean>('seeded')) this.reseed();
+      // A state seeded by an older sandbox (another delivery layout, fewer sites) is seeded afresh.
+      if (this.store.getMeta<number>('seed_version') !== SEED_VERSION) this.reseed();
     });
   }
 
@@ -52,7 +56,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     this.ctx.storage.transactionSync(() => {
       this.store.wipe();
       seedCatalog(this.store);
-      this.store.setMeta('seeded', true);
+      this.store.setMeta('seed_version', SEED_VERSION);
     });
   }
 
@@ -68,26 +72,9 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       }
       const bodyText = new TextDecoder().decode(bytes);
       if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return await this.control(request, url, bodyText);
-      if (path.startsWith('/cdn/')) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') {
-          return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
-        }
-        return serveAsset(this.store, url, request.headers.get('range'));
-      }
-      // The delivery side's poster images (the Delivery API's `/v2/media/<id>/poster.jpg`): public, like /cdn/.
-      if (path.startsWith('/v2/media/')) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') {
-          return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
-        }
-        return serveMediaPoster(this.store, url);
-      }
-      // The delivery side's preview-thumbnail storyboards (`/strips/<media_id>-120.vtt` and its sprite sheet): public.
-      if (path.startsWith('/strips/')) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') {
-          return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here; use GET.`, { allow: 'GET, HEAD' });
-        }
-        return serveStrip(this.store, url);
-      }
+      // The delivery host: the catalog's files (videos, manifests, tracks, strips, the Delivery API's images), each
+      // site's URL signing enforced, and the test fixtures under /cdn/. No credential; not counted in the stats.
+      if (isDeliveryPath(path)) return await deliver(this.store, this.env, request, url);
       if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
       if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);
       if (path === '/' && request.method === 'GET') return json(INDEX);
@@ -245,6 +232,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
   private control(request: Request, url: URL, bodyText: string): Response {
     const route = `${request.method} ${url.pathname.replace(/\/$/, '')}`;
     try {
+      const signingSite = /^\/_sandbox\/sites\/([A-Za-z0-9]+)\/url-signing\/?$/.exec(url.pathname)?.[1];
+      if (signingSite !== undefined) return this.urlSigning(request.method, signingSite, bodyText);
       switch (route) {
         case 'GET /_sandbox/catalog':
           this.ctx.storage.transactionSync(() => advanceProcessing(this.store, Date.now()));
@@ -300,7 +289,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         }
         default: {
           const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults',
-            'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset', 'POST /_sandbox/hostile-media'];
+            'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset', 'POST /_sandbox/hostile-media',
+            'GET /_sandbox/sites/<site_id>/url-signing', 'PUT /_sandbox/sites/<site_id>/url-signing'];
           const samePath = known.filter((entry) => entry.endsWith(` ${url.pathname.replace(/\/$/, '')}`));
           if (samePath.length > 0) {
             const allow = samePath.map((entry) => entry.split(' ')[0]).join(', ');
@@ -312,6 +302,27 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     } catch (error) {
       return controlError(error);
     }
+  }
+
+  /**
+   * `GET`/`PUT /_sandbox/sites/<site_id>/url-signing`: whether the site enforces URL signing, and where its secret
+   * comes from (never the secret); `PUT {"enforce": true|false}` switches it until the next reset.
+   */
+  private urlSigning(method: string, siteId: string, bodyText: string): Response {
+    if (method !== 'GET' && method !== 'PUT') {
+      return errorResponse(405, 'method_not_allowed', `${method} is not allowed here; allowed: GET, PUT.`, { allow: 'GET, PUT' });
+    }
+    let signing = siteSigning(this.store, siteId);
+    if (!signing) return errorResponse(404, 'not_found', `Site '${siteId}' was not found.`);
+    if (method === 'PUT') {
+      const body = readJsonObject(bodyText);
+      for (const key of Object.keys(body)) {
+        if (key !== 'enforce') throw new HttpError(400, 'invalid_parameter', `Unknown option '${key}'; known: enforce.`);
+      }
+      if (typeof body.enforce !== 'boolean') throw new HttpError(400, 'invalid_parameter', 'enforce must be true or false.');
+      signing = setEnforcement(this.store, siteId, body.enforce)!;
+    }
+    return json({ site: siteId, enforce: signing.enforce, secret_source: signing.secret });
   }
 
   private stats(): Stats {

@@ -1,15 +1,29 @@
 // The deterministic catalog every fresh (or reset) sandbox starts with. A fixed PRNG seed and a fixed base date make
 // ids, titles and figures identical on every run; publish windows sit far in the past (ended 2020), in 2024-2025, or
-// in 2099, so "published", "expired" and "scheduled" stay true against the real clock for decades.
+// in 2099, so "published", "expired" and "scheduled" stay true against the real clock for decades. The third site,
+// the one that enforces URL signing, draws from its own PRNG stream after the first two are seeded, so nothing of
+// theirs moved when it was added.
 import type { Player, PlaylistType } from '../../worker/contract/v2-types.ts';
 import type { Media, MediaStatus, Playlist, TextTrack } from './records.ts';
 import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
+import { deliveryPath } from './delivery-paths.ts';
 import { createRandom, derivedId, type Random } from './prng.ts';
 import type { Store } from './store.ts';
 import { defaultRules } from './playlist-rules.ts';
 import { PLAYER_SCHEMA } from './handlers/players.ts';
+import type { SiteRecord } from './url-signing.ts';
 
 const SEED = 20_240_601;
+/** The PRNG seed of the site that enforces URL signing: its own stream, so the first two sites' ids stay as they were. */
+const SEALED_SEED = 20_260_725;
+/**
+ * The catalog's version: a state seeded by an older one (another delivery layout, no signing site) is seeded afresh
+ * when the sandbox starts (sandbox-state.ts).
+ */
+export const SEED_VERSION = 2;
+/** The site dedicated to URL signing (README.md, "URL signing"); its index among the seeded sites. */
+export const SEALED_SITE_NAME = 'Sealed Origin Studio';
+const SEALED_SITE_INDEX = 2;
 const BASE = Date.UTC(2024, 0, 1);
 const DAY = 86_400_000;
 
@@ -53,10 +67,15 @@ export function seedCatalog(store: Store): void {
     { id: random.id(), name: 'Harbour Lights Radio', mediaCount: 24 },
   ];
   sites.forEach((site, index) => seedSite(store, random, site, index));
+  // Last, from its own stream: the site that enforces URL signing, its secret the SIGNED_SITE_SECRET binding.
+  const sealed = createRandom(SEALED_SEED);
+  seedSite(store, sealed, { id: sealed.id(), name: SEALED_SITE_NAME, mediaCount: 12 }, SEALED_SITE_INDEX);
 }
 
 function seedSite(store: Store, random: Random, site: SiteSeed, siteIndex: number): void {
-  store.put('site', site.id, null, { id: site.id, name: site.name } as { id: string });
+  const record: SiteRecord = { id: site.id, name: site.name };
+  if (siteIndex === SEALED_SITE_INDEX) record.url_signing = { enforce: true, secret: 'SIGNED_SITE_SECRET' };
+  store.put('site', site.id, null, record);
   const media: Media[] = [];
   for (let i = 0; i < site.mediaCount; i++) media.push(seedMedia(store, random, site, i, siteIndex));
   seedPlaylists(store, random, site, media, siteIndex);
@@ -100,7 +119,9 @@ function seedMedia(store: Store, random: Random, site: SiteSeed, i: number, site
   };
   if (status === 'ready') {
     const widths = i % 3 === 2 ? VIDEO_WIDTHS.slice(0, 3) : VIDEO_WIDTHS;
-    const conv = processMedia(doc, doc.created, () => random.id(), widths);
+    // The signing site delivers a third of its media as MP4 files only, the rest with HLS too.
+    const hls = siteIndex !== SEALED_SITE_INDEX || i % 3 !== 1;
+    const conv = processMedia(doc, doc.created, () => random.id(), widths, hls);
     store.put('original', site.id, id, conv.original);
     for (const rendition of conv.renditions) store.put('media_rendition', site.id, id, rendition);
     for (const thumbnail of conv.thumbnails) store.put('thumbnail', site.id, id, thumbnail);
@@ -161,7 +182,7 @@ export function track(id: string, mediaId: string, at: string,
   metadata: Omit<TextTrack['metadata'], 'position'> & { position?: number }): TextTrack {
   return {
     id, type: 'text_track', created: at, last_modified: at, media_id: mediaId, status: 'ready', error_message: null,
-    track_kind: metadata.kind, delivery_url: `/cdn/tracks/${id}.vtt`, metadata: { ...metadata, position: metadata.position ?? 0 },
+    track_kind: metadata.kind, delivery_url: deliveryPath.track(id), metadata: { ...metadata, position: metadata.position ?? 0 },
   };
 }
 
@@ -184,6 +205,13 @@ function seedPlaylists(store: Store, random: Random, site: SiteSeed, media: Medi
   });
   const playlists: Playlist[] = [];
   const tag = siteIndex === 0 ? 'food' : 'music';
+  if (siteIndex === SEALED_SITE_INDEX) {
+    // The signing site: one manual playlist of several of its published media.
+    playlists.push(make('manual', 'Signed Screenings', 'Hand-picked media, delivered through signed URLs only.', 20,
+      manual(random.sample(published, 6).map((m) => m.id))));
+    for (const playlist of playlists) store.put('playlist', site.id, null, playlist);
+    return;
+  }
   playlists.push(make('manual', "Editors' Picks", 'Hand-picked by the editorial team.', 20,
     manual(random.sample(published, 8).map((m) => m.id))));
   playlists.push(make('dynamic', siteIndex === 0 ? 'Food & Recipes' : 'Live Music', `Everything tagged ${tag}.`, 22,

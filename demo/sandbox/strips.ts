@@ -3,10 +3,11 @@
 // STRIP_MAX_FRAMES cues), each naming its frame in a sprite sheet beside it (`<media_id>-120.svg#xywh=x,y,120,68`,
 // relative to the VTT), and the sheet itself: a grid of STRIP_COLUMNS frames a row, each tinted and labelled with its
 // time. The platform's sheets are JPEG (`<media_id>-120.jpg`); the sandbox draws SVG, like its thumbnails, and names
-// it so. Public, like /cdn/; 404 in the v2 error body for anything else (another width, an audio media, a media not
-// ready, an unknown one).
+// it so. Public unless the media's site enforces URL signing (delivery.ts); a storyboard asked for with a signed URL
+// names its sheet signed too, with the same expiry. 404 in the v2 error body for anything else (another width, an
+// audio media, a media not ready, an unknown one).
 import type { Media } from './records.ts';
-import { vttTime } from './assets.ts';
+import { type Signer, UNSIGNED, vttTime } from './assets.ts';
 import { errorResponse } from './http.ts';
 import { hashString } from './prng.ts';
 import type { Store } from './store.ts';
@@ -28,24 +29,26 @@ export function stripFrames(duration: number): { step: number; frames: number } 
   return { step, frames: Math.max(1, Math.ceil(duration / step)) };
 }
 
-export function serveStrip(store: Store, url: URL): Response {
+export async function serveStrip(store: Store, url: URL, sign: Signer = UNSIGNED): Promise<Response> {
   const match = /^\/strips\/([A-Za-z0-9]+)-([0-9]+)\.(vtt|svg)$/.exec(url.pathname);
   const found = match && match[2] === String(STRIP_WIDTH) ? store.find<Media>('media', match[1]!) : null;
   const media = found?.doc;
   if (!match || !media || media.media_type !== 'video' || media.status !== 'ready' || !media.duration) {
     return errorResponse(404, 'not_found', `No storyboard at ${url.pathname}.`);
   }
-  return match[3] === 'vtt' ? storyboard(media.id, media.duration) : sheet(media.id, media.duration);
+  if (match[3] === 'svg') return sheet(media.id, media.duration);
+  return storyboard(media.id, media.duration, await sign(`/strips/${media.id}-${STRIP_WIDTH}.svg`));
 }
 
-function storyboard(id: string, duration: number): Response {
+/** The storyboard's cues, each naming its frame of the sheet (`query`: the sheet's signature, when signed). */
+function storyboard(id: string, duration: number, query: string): Response {
   const { step, frames } = stripFrames(duration);
   const lines = ['WEBVTT', ''];
   for (let i = 0; i < frames; i++) {
     const x = (i % STRIP_COLUMNS) * STRIP_WIDTH;
     const y = Math.floor(i / STRIP_COLUMNS) * STRIP_HEIGHT;
     lines.push(`${vttTime(i * step)} --> ${vttTime(Math.min((i + 1) * step, duration))}`,
-      `${id}-${STRIP_WIDTH}.svg#xywh=${x},${y},${STRIP_WIDTH},${STRIP_HEIGHT}`, '');
+      `${id}-${STRIP_WIDTH}.svg${query}#xywh=${x},${y},${STRIP_WIDTH},${STRIP_HEIGHT}`, '');
   }
   return new Response(lines.join('\n'), { headers: { 'content-type': 'text/vtt; charset=utf-8', ...HEADERS } });
 }

@@ -157,7 +157,7 @@ function arbitraries() {
     { weight: 2, arbitrary: fc.tuple(site, fc.array(segment, { maxLength: 4 })).map(([s, rest]) => `/v2/sites/${s}/${rest.join('/')}`) },
     { weight: 1, arbitrary: fc.array(segment, { maxLength: 4 }).map((rest) => `/v1/${rest.join('/')}`) },
     { weight: 1, arbitrary: fc.constantFrom('/admin/keys', '/admin/audit', '/_sandbox/stats', '/_sandbox/reset',
-      '/ip_lookup/reelgate/192.0.2.10', '/cdn/x.jpg', '/', '/index.html', '//evil.example/x', '/http://evil.example/',
+      '/ip_lookup/reelgate/192.0.2.10', '/v2/media/x/poster.jpg', '/', '/index.html', '//evil.example/x', '/http://evil.example/',
       '/api', '/api/', '/api/sites', '/.well-known/x', '/%2e%2e/%2e%2e/etc/passwd') },
     { weight: 2, arbitrary: fc.array(segment, { minLength: 1, maxLength: 6 }).map((parts) => `/${parts.join('/')}`) },
   );
@@ -650,7 +650,7 @@ describe('generated hostile requests (DEV_MODE off)', () => {
   });
 
   it('the sandbox controls and the upstream routes are not reachable through the worker', async () => {
-    for (const path of ['/_sandbox/stats', '/_sandbox/catalog', '/ip_lookup/reelgate/192.0.2.10', '/cdn/poster.jpg']) {
+    for (const path of ['/_sandbox/stats', '/_sandbox/catalog', '/ip_lookup/reelgate/192.0.2.10', '/videos/x-y.mp4']) {
       const answer = await get(path, { 'cf-connecting-ip': '192.0.2.10' });
       t.requests += 1;
       expect({ path, leaked: /total_calls|"fixtures"|"two_letter_country_code"/.test(answer.text) }).toEqual({ path, leaked: false });

@@ -84,6 +84,7 @@ function project(name: string, include: string[], options: { devMode: boolean; c
             DELIVERY_BASE_URL: 'http://sandbox.test',
             API_SECRET: 'sandbox-api-secret-not-for-production',
             GEO_API_KEY: 'sandbox-geo-key-not-for-production',
+            SIGNED_SITE_SECRET: 'sandbox-url-signing-secret-not-for-production',
             ADDRESS_SALT: 'faults-address-salt',
             DEV_MODE: options.devMode ? 'true' : 'false',
             REELGATE_CONFIG: options.config,

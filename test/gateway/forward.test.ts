@@ -112,7 +112,7 @@ const CASES: RouteCase[] = [
     verify: async (f) => {
       // The poster choice shows on the delivery side: the media's poster image is this thumbnail's.
       const image = async (path: string) => (await env.SANDBOX.fetch(`http://sandbox.test${path}`)).text();
-      expect(await image(`/v2/media/${f.media}/poster.jpg?width=720`)).toBe(await image(`/cdn/thumbs/${f.thumbnail}.svg?width=720`));
+      expect(await image(`/v2/media/${f.media}/poster.jpg?width=720`)).toBe(await image(`/v2/media/${f.media}/thumbnails/${f.thumbnail}.jpg?width=720`));
     } },
   { method: 'POST', path: () => `${V2}/playlists/manual_playlist/`, label: `POST ${P}/playlists/:playlist_type/`,
     body: (f) => ({ metadata: { title: 'Gateway picks', media_filter: { include: { match: 'any', values: [f.media] } } } }),

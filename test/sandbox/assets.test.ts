@@ -93,7 +93,7 @@ const uris = (playlist: string) => playlist.split('\n').filter((line) => line &&
 it('HLS rendition delivery URLs serve a master playlist of two variants, each of several real MPEG-TS segments', async () => {
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
   const hls = renditions.find((rendition: { format: string }) => rendition.format === 'm3u8');
-  expect(hls.delivery_url).toMatch(/\/cdn\/hls\/[A-Za-z0-9]+\/master\.m3u8$/);
+  expect(hls.delivery_url).toMatch(/\/manifests\/[A-Za-z0-9]+\.m3u8$/);
   const response = await env.SANDBOX.fetch(hls.delivery_url);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe(HLS);
@@ -104,7 +104,8 @@ it('HLS rendition delivery URLs serve a master playlist of two variants, each of
   expect(master.match(/,CODECS="avc1\.42c00c,mp4a\.40\.2"/g)).toHaveLength(2);
   const { duration } = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/`)).body;
   const variants = uris(master);
-  expect(variants).toEqual(['360p/index.m3u8', '720p/index.m3u8']);
+  const mediaId = site.media.published[1]!;
+  expect(variants).toEqual([`${mediaId}/360p/index.m3u8`, `${mediaId}/720p/index.m3u8`]);
   for (const variant of variants) {
     const url = new URL(variant, hls.delivery_url).href;
     const media = await (await env.SANDBOX.fetch(url)).text();
@@ -123,7 +124,7 @@ it('HLS rendition delivery URLs serve a master playlist of two variants, each of
     expect(past.status).toBe(404);
     await past.body?.cancel();
   }
-  const outside = await env.SANDBOX.fetch(new URL('1080p/index.m3u8', hls.delivery_url).href);
+  const outside = await env.SANDBOX.fetch(new URL(`${mediaId}/1080p/index.m3u8`, hls.delivery_url).href);
   expect(outside.status).toBe(404);
   await outside.body?.cancel();
 });
@@ -133,7 +134,7 @@ it('a media with subtitles lists them in its HLS master as a subtitles group of 
   const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/media_renditions/`)).body.media_renditions;
   const hls = renditions.find((rendition: { format: string }) => rendition.format === 'm3u8');
   const master = await (await env.SANDBOX.fetch(hls.delivery_url)).text();
-  const group = /#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",[^\n]*URI="(subs\/[A-Za-z0-9]+\.m3u8)"/.exec(master);
+  const group = /#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",[^\n]*URI="([A-Za-z0-9]+\/subs\/[A-Za-z0-9]+\.m3u8)"/.exec(master);
   expect(group).not.toBeNull();
   expect(master).toContain('SUBTITLES="subs"');
   const url = new URL(group![1]!, hls.delivery_url).href;

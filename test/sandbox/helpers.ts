@@ -5,6 +5,8 @@ import { expect } from 'vitest';
 export const ORIGIN = 'http://sandbox.test';
 export const SECRET = 'sandbox-api-secret-not-for-production';
 export const GEO_KEY = 'sandbox-geo-key-not-for-production';
+/** The SIGNED_SITE_SECRET binding: the URL signing secret of the seeded signing site. */
+export const SIGNING_SECRET = 'sandbox-url-signing-secret-not-for-production';
 
 export interface SiteCatalog {
   id: string;
@@ -13,6 +15,7 @@ export interface SiteCatalog {
   playlists: Record<string, string[]>;
   players: string[];
   media: Record<'published' | 'scheduled' | 'expired' | 'unscheduled' | 'not_ready' | 'audio' | 'with_subtitles', string[]>;
+  url_signing: { enforce: boolean; secret_source: 'SIGNED_SITE_SECRET' | 'derived' };
 }
 export interface Catalog {
   sites: SiteCatalog[];

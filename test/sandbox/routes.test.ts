@@ -38,7 +38,8 @@ function expectDocumentedMedia(media: Record<string, any>): void {
 /** The delivery side's poster of a media (public: no credential). */
 const posterImage = (mediaId: string, width = 720) => call('GET', `/v2/media/${mediaId}/poster.jpg?width=${width}`, { anonymous: true });
 /** A thumbnail's own image, at a width. */
-const thumbnailImage = (thumbnailId: string, width = 720) => call('GET', `/cdn/thumbs/${thumbnailId}.svg?width=${width}`, { anonymous: true });
+const thumbnailImage = (mediaId: string, thumbnailId: string, width = 720) =>
+  call('GET', `/v2/media/${mediaId}/thumbnails/${thumbnailId}.jpg?width=${width}`, { anonymous: true });
 
 async function firstPublished(): Promise<string> {
   return site.media.published[0]!;
@@ -152,7 +153,7 @@ describe('renditions and originals', () => {
     expect(created.body).toEqual({
       schema: `${SCHEMA}/media_rendition.json`, id: expect.any(String), type: 'media_rendition', created: timestamp, last_modified: timestamp,
       relationships: {}, status: 'ready', error_message: null, format: 'mp4', width: 854, height: 480, filesize: expect.any(Number),
-      metadata: {}, delivery_url: expect.stringMatching(new RegExp(`^${ORIGIN}/cdn/videos/${id}/`)),
+      metadata: {}, delivery_url: expect.stringMatching(new RegExp(`^${ORIGIN}/videos/${id}-`)),
     });
     expect(Number.isInteger(created.body.filesize)).toBe(true);
     const shown = await callJson('GET', `${path}${created.body.id}/`);
@@ -165,7 +166,7 @@ describe('renditions and originals', () => {
   it('renditions say their format, and have no size where there is no single picture (HLS, audio)', async () => {
     const video = (await callJson('GET', `${base}/media/${await firstPublished()}/media_renditions/`)).body.media_renditions;
     const hls = video.filter((r: { format: string }) => r.format === 'm3u8');
-    expect(hls).toEqual([expect.objectContaining({ width: null, height: null, delivery_url: expect.stringMatching(/\/master\.m3u8$/) })]);
+    expect(hls).toEqual([expect.objectContaining({ width: null, height: null, delivery_url: expect.stringMatching(/\/manifests\/[A-Za-z0-9]+\.m3u8$/) })]);
     for (const mp4 of video.filter((r: { format: string }) => r.format === 'mp4')) {
       expect(mp4.height).toBe(Math.round((mp4.width * 9) / 16));
     }
@@ -201,7 +202,7 @@ describe('text tracks', () => {
       schema: `${SCHEMA}/text_track.json`, id: expect.any(String), type: 'text_track', created: timestamp, last_modified: timestamp,
       relationships: {}, error_message: null, track_kind: 'subtitles',
       metadata: { label: 'Italiano', srclang: 'it', position: expect.any(Number) },
-      delivery_url: `${ORIGIN}/cdn/tracks/${created.body.id}.vtt`,
+      delivery_url: `${ORIGIN}/tracks/${created.body.id}.vtt`,
     });
     const list = await callJson('GET', path);
     expect(list.body.text_tracks.map((t: { id: string }) => t.id)).toContain(created.body.id);
@@ -241,7 +242,7 @@ describe('thumbnails', () => {
     expect(created.body).toEqual({
       schema: `${SCHEMA}/thumbnail.json`, id: expect.any(String), type: 'thumbnail', created: timestamp, last_modified: timestamp,
       relationships: { media: [{ id: { id, type: 'media' } }] }, status: 'ready', source_type: 'thumbstrip_image',
-      thumbnail_type: 'static', file_type: 'jpeg', metadata: {}, delivery_url: `${ORIGIN}/cdn/thumbs/${created.body.id}.svg`,
+      thumbnail_type: 'static', file_type: 'jpeg', metadata: {}, delivery_url: `${ORIGIN}/v2/media/${id}/thumbnails/${created.body.id}.jpg`,
     });
     expect((await callJson('GET', `${base}/thumbnails/${created.body.id}`)).body).toEqual(created.body);
     expect((await callJson('GET', `${base}/thumbnails/${created.body.id}/`)).body).toEqual(created.body);
@@ -251,7 +252,7 @@ describe('thumbnails', () => {
     expect(patched.body.relationships).toEqual({ media: [{ id: { id, type: 'media' } }] });
     const poster = await posterImage(id);
     expect(poster.status).toBe(200);
-    expect(await poster.text()).toBe(await (await thumbnailImage(created.body.id)).text());
+    expect(await poster.text()).toBe(await (await thumbnailImage(id, created.body.id)).text());
     expect((await callJson('GET', `${base}/media/${id}/`)).body.relationships).toEqual({});
   });
 

@@ -145,7 +145,7 @@ describe('media lifecycle', () => {
     expect(pinned.status, JSON.stringify(pinned.body)).toBe(200);
     const renditions = (await callJson('GET', `${base}/media/${id}/media_renditions/`)).body.media_renditions;
     const track = (await callJson('POST', `${base}/media/${id}/text_tracks/`, { body: { metadata: { srclang: 'fr', label: 'Français' } } })).body;
-    expect((await call('GET', `/cdn/tracks/${track.id}.vtt`, { anonymous: true })).status).toBe(200);
+    expect((await call('GET', `/tracks/${track.id}.vtt`, { anonymous: true })).status).toBe(200);
     const thumbnail = (await callJson('POST', `${base}/thumbnails/`, {
       body: { relationships: { media: [{ id }] }, upload: { source_type: 'thumbstrip_image', source_media_id: id, thumbstrip_index: 1 } },
     })).body;
@@ -153,9 +153,9 @@ describe('media lifecycle', () => {
     expect((await call('DELETE', `${base}/media/${id}/`)).status).toBe(204);
     expect((await call('GET', `${base}/media/${id}/media_renditions/`)).status).toBe(404);
     expect((await call('GET', `${base}/media/${id}/media_renditions/${renditions[0].id}/`)).status).toBe(404);
-    expect((await call('GET', `/cdn/tracks/${track.id}.vtt`, { anonymous: true })).status).toBe(404);
+    expect((await call('GET', `/tracks/${track.id}.vtt`, { anonymous: true })).status).toBe(404);
     expect((await call('GET', `${base}/thumbnails/${thumbnail.id}`)).status).toBe(404);
-    expect((await call('GET', `/cdn/thumbs/${thumbnail.id}.svg`, { anonymous: true })).status).toBe(404);
+    expect((await call('GET', `/v2/media/${id}/thumbnails/${thumbnail.id}.jpg`, { anonymous: true })).status).toBe(404);
     expect((await call('GET', `/v2/media/${id}/poster.jpg`, { anonymous: true })).status).toBe(404);
     // Gone from the manual playlist's list (the others kept, in their order) and from the pinning slot it held.
     const after = (await callJson('GET', `${base}/playlists/${site.playlists.manual![0]}/manual_playlist/`)).body;
@@ -171,7 +171,7 @@ describe('media lifecycle', () => {
       expect(response.status).toBe(200);
       return response.text();
     };
-    const image = async (thumbnailId: string) => (await call('GET', `/cdn/thumbs/${thumbnailId}.svg?width=720`, { anonymous: true })).text();
+    const image = async (thumbnailId: string) => (await call('GET', `/v2/media/${id}/thumbnails/${thumbnailId}.jpg?width=720`, { anonymous: true })).text();
     const choose = (thumbnailId: string, isPoster: boolean) =>
       callJson('PATCH', `${base}/thumbnails/${thumbnailId}`, { body: { relationships: { media: [{ is_poster: isPoster }] } } });
     const original = await poster();

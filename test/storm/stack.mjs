@@ -26,6 +26,7 @@ const WORKER_BUNDLE = `${root}.build/storm/worker.js`;
 export const SECRETS = {
   API_SECRET: 'sandbox-api-secret-not-for-production',
   GEO_API_KEY: 'sandbox-geo-key-not-for-production',
+  SIGNED_SITE_SECRET: 'sandbox-url-signing-secret-not-for-production',
   ADDRESS_SALT: 'storm-address-salt',
   ADMIN_TOKEN: 'storm-admin-token-not-for-production',
   // Derives the access keys' v1 secrets (worker/README.md, "v1 signature setup"); test/node drives /v1 with the v1 client.

@@ -132,7 +132,7 @@ describe('issue 22, item 1: playback URLs serve any content type on the worker\'
     const expected: Array<[string, string]> = [
       [media!.sources.find((s) => s.type === 'video/mp4')!.url, 'video/mp4'],
       [hls, HLS],
-      [hls.replace(/master\.m3u8$/, '360p/seg-0.ts'), 'video/mp2t'],
+      [hls.replace(/[^/]+\.m3u8$/, `${media!.id}/360p/seg-0.ts`), 'video/mp2t'],
       // The sandbox's posters are SVG, which can carry script: passed as an image, for <img> and <video poster>
       // (which never run it), and opened on its own a sandboxed document (no script, opaque origin).
       [media!.poster!, 'image/svg+xml'],

@@ -1,7 +1,7 @@
 // Bypass 3 of issue 10, "the bytes are not gated at all": media bytes obey the same policies as the JSON. Content
 // under a policy is handed out only as the worker's own playback URLs; every byte request is checked again (signature,
 // expiry, the caller's location against the policies now, the network it was handed to, the file it opens). Against
-// the real worker and the sandbox's CDN (/cdn/...).
+// the real worker and the sandbox's CDN (/videos/, /manifests/, /tracks/, ...).
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../worker/index.ts';
@@ -19,6 +19,8 @@ const IP = {
   frankfurtV6: '2001:db8::10',
 };
 const HLS = 'application/vnd.apple.mpegurl';
+/** The sandbox's delivery paths (demo/sandbox/delivery-paths.ts): none may show in what a gated visitor is handed. */
+const DELIVERY_PATHS = ['/videos/', '/manifests/', '/tracks/', '/strips/', '/v2/media/'];
 const PLAY = /^\/api\/play\/[A-Za-z0-9_-]+\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 
 async function json<T>(response: Response): Promise<T> {
@@ -80,7 +82,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
     const response = await api(`/api/sites/${EUROPE_SITE}/media/${(await gatedMedia()).id}`, { ip: IP.berlin });
     expect(response.headers.get('cache-control')).toBe('private, no-store');
     const text = await response.text();
-    expect(text).not.toContain('/cdn/');
+    for (const path of DELIVERY_PATHS) expect(text).not.toContain(path);
     expect(text).not.toContain('sandbox.test');
     const body = JSON.parse(text) as MediaResponse;
     const urls = [body.poster!, body.thumbnail!, ...body.sources.map((s) => s.url), ...body.tracks.map((t) => t.url)];
@@ -89,7 +91,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
       // The front door's raw-path check lets every playback URL through as it is.
       expect(checkRawPath(`http://localhost${url}`)).toBe(url);
     }
-    expect(hlsOf(body)).toMatch(/\/master\.m3u8$/);
+    expect(hlsOf(body)).toMatch(new RegExp(`/${body.id}\\.m3u8$`));
   });
 
   it('ungated content keeps the platform URLs and its public cache lifetime', async () => {
@@ -98,7 +100,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
     const response = await api(`/api/sites/${SITE}/media/${pick.id}`);
     expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
     const body = await json<MediaResponse>(response);
-    for (const s of body.sources) expect(s.url).toMatch(/^http:\/\/sandbox\.test\/cdn\//);
+    for (const s of body.sources) expect(s.url).toMatch(/^http:\/\/sandbox\.test\/(videos|manifests)\//);
   });
 
   it('an allowed visitor streams the MP4 through its playback URL: the CDN\'s bytes, ranges, HEAD and validators', async () => {
@@ -134,8 +136,8 @@ describe('bypass 3: the bytes are not gated at all', () => {
     expect(master.status).toBe(200);
     expect(master.headers.get('content-type')).toBe(HLS);
     const masterText = await master.text();
-    expect(masterText).not.toContain('/cdn/');
-    const prefix = hlsOf(media).replace(/master\.m3u8$/, '');
+    for (const path of DELIVERY_PATHS) expect(masterText).not.toContain(path);
+    const prefix = hlsOf(media).replace(/[^/]+\.m3u8$/, `${media.id}/`);
     const variants = uris(masterText);
     expect(variants).toEqual([`${prefix}360p/index.m3u8`, `${prefix}720p/index.m3u8`]);
     // The variants' codecs pass through the rewriter as written (an MSE player builds its buffers from them).
@@ -169,11 +171,11 @@ describe('bypass 3: the bytes are not gated at all', () => {
     const frankfurt = await json<MediaResponse>(await api(`/api/sites/${EUROPE_SITE}/media/${berlin.id}`, { ip: IP.frankfurtV6 }));
     expect(hlsOf(frankfurt)).not.toBe(hlsOf(berlin));
     const record = await upstreamMedia(EUROPE_SITE, berlin.id);
-    const upstream = new URL('720p/seg-1.ts', record.sources.find((s) => s.type === HLS)!.url).href;
+    const upstream = new URL(`${berlin.id}/720p/seg-1.ts`, record.sources.find((s) => s.type === HLS)!.url).href;
     // The edge cache outlives the world reset: start from a cold copy of this segment.
     await caches.default.delete(new Request(upstream));
-    const first = hlsOf(berlin).replace(/master\.m3u8$/, '720p/seg-1.ts');
-    const second = hlsOf(frankfurt).replace(/master\.m3u8$/, '720p/seg-1.ts');
+    const first = hlsOf(berlin).replace(/[^/]+\.m3u8$/, `${berlin.id}/720p/seg-1.ts`);
+    const second = hlsOf(frankfurt).replace(/[^/]+\.m3u8$/, `${berlin.id}/720p/seg-1.ts`);
     const a = await play(first, IP.berlin);
     expect(a.headers.get('x-reelgate-cache')).toBe('MISS');
     const aBytes = await bytes(a);
@@ -189,7 +191,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
 
   it('the replayed URL as a denied visitor is refused: 451 playback_denied, for video, HLS, poster and captions', async () => {
     const media = await gatedMedia();
-    const urls = [mp4Of(media), hlsOf(media), hlsOf(media).replace(/master\.m3u8$/, '360p/seg-0.ts'), media.poster!,
+    const urls = [mp4Of(media), hlsOf(media), hlsOf(media).replace(/[^/]+\.m3u8$/, `${media.id}/360p/seg-0.ts`), media.poster!,
       media.tracks[0]!.url];
     for (const ip of [IP.newYork, IP.tokyo]) {
       for (const url of urls) await expectError(await play(url, ip), 451, 'playback_denied');
@@ -205,7 +207,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
     const withPoster = feed.items.filter((item) => item.thumbnail !== null);
     expect(withPoster.length).toBeGreaterThan(0);
     for (const item of feed.items) {
-      expect(JSON.stringify(item)).not.toContain('/cdn/');
+      for (const path of DELIVERY_PATHS) expect(JSON.stringify(item)).not.toContain(path);
       if (item.thumbnail) expect(item.thumbnail).toMatch(PLAY);
     }
     // No media answer was ever asked for: the feed's own record of the poster opens it.
@@ -315,8 +317,8 @@ describe('bypass 3: the bytes are not gated at all', () => {
     await expectError(await play(`/api/play/${posterToken}/${mp4File}`, IP.berlin), 403, 'playback_invalid');
     await expectError(await play(`/api/play/${mp4Token}/sub/${mp4File}`, IP.berlin), 403, 'playback_invalid');
     // A folder token opens files under its folder only; what the folder does not hold is the CDN's 404.
-    const hlsPrefix = hlsOf(media).replace(/master\.m3u8$/, '');
-    await expectError(await play(`${hlsPrefix}1080p/index.m3u8`, IP.berlin), 404, 'not_found');
+    const hlsPrefix = hlsOf(media).replace(/[^/]+\.m3u8$/, '');
+    await expectError(await play(`${hlsPrefix}${media.id}/1080p/index.m3u8`, IP.berlin), 404, 'not_found');
     await expectError(await play(`${hlsPrefix}.hidden`, IP.berlin), 403, 'playback_invalid');
     await expectError(await play(hlsPrefix.replace(/\/$/, ''), IP.berlin), 403, 'playback_invalid');
   });

@@ -11,6 +11,8 @@ export function sandboxSecrets() {
     const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
     if (match) vars[match[1]] = match[2];
   }
-  if (!vars.API_SECRET || !vars.GEO_API_KEY) throw new Error('.dev.vars.example lacks API_SECRET or GEO_API_KEY');
-  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY };
+  if (!vars.API_SECRET || !vars.GEO_API_KEY || !vars.SIGNED_SITE_SECRET) {
+    throw new Error('.dev.vars.example lacks API_SECRET, GEO_API_KEY or SIGNED_SITE_SECRET');
+  }
+  return { API_SECRET: vars.API_SECRET, GEO_API_KEY: vars.GEO_API_KEY, SIGNED_SITE_SECRET: vars.SIGNED_SITE_SECRET };
 }

@@ -93,7 +93,7 @@ describe('oEmbed and iframe embeds against the real worker', () => {
     const view = await until(url, (v) => v.player?.state === 'complete' && Boolean(v.player.src) && v.player.readyState >= 1,
       'a player that plays its source', true);
     expect(view.player!.media).to.equal(media.id);
-    expect(view.player!.src).to.match(new RegExp(`^blob:${worker}/|/cdn/videos/${media.id}/[A-Za-z0-9]+\\.mp4$`));
+    expect(view.player!.src).to.match(new RegExp(`^blob:${worker}/|/videos/${media.id}-[A-Za-z0-9]+\\.mp4$`));
     // The embed page reported its layout's height and the pasted snippet gave it to the iframe: the player and its
     // rows fit it, nothing scrolls.
     const expected = layoutHeight(view);

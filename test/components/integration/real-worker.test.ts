@@ -73,7 +73,7 @@ describe('elements against the real worker and sandbox', () => {
     const video = $(player, 'video') as HTMLVideoElement;
     // Every sandbox media has HLS, which this Chromium plays through MSE: hls.js loads the sandbox's master playlist.
     expect(player.engine).to.equal('mse');
-    const master = `/cdn/hls/${chosen.id}/master.m3u8`;
+    const master = `/manifests/${chosen.id}.m3u8`;
     await waitUntil(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith(master)),
       `hls.js never loaded ${master}`, { timeout: 10000 });
     expect($(player, '[part="title"]')!.textContent).to.equal(chosen.title);

@@ -1,0 +1,51 @@
+// The delivery host's layout, as the platform's CDN names its files (see README.md, "Delivery layout"). Stored
+// resources keep these paths; answers give them the caller's origin (present.ts). Pure: the seed (and the test
+// configuration's copy of it, test/worker/seed-ids.mjs) builds its URLs with these.
+//
+//   /videos/<media_id>-<rendition_id>.mp4          an MP4 rendition (.m4a for an audio one)
+//   /manifests/<media_id>.m3u8                     the HLS master; its folder, relative to it:
+//   /manifests/<media_id>/<variant>/index.m3u8       a variant's VOD playlist (variant: 360p, 720p)
+//   /manifests/<media_id>/<variant>/seg-<n>.ts       its MPEG-TS segments
+//   /manifests/<media_id>/subs/<track_id>.m3u8       a subtitles rendition, and its WebVTT (.vtt)
+//   /tracks/<track_id>.vtt                         a text track
+//   /strips/<media_id>-120.vtt                     the storyboard, and its sprite sheet (-120.svg)
+//   /v2/media/<media_id>/poster.jpg                the poster (Delivery API v2, ?width=)
+//   /v2/media/<media_id>/thumbnails/<id>.jpg       a thumbnail (Delivery API v2, ?width=)
+
+export const deliveryPath = {
+  /** The platform names a rendition by its media and its conversion template; the sandbox's rendition id stands for it. */
+  video: (mediaId: string, renditionId: string, audio: boolean): string => `/videos/${mediaId}-${renditionId}.${audio ? 'm4a' : 'mp4'}`,
+  manifest: (mediaId: string): string => `/manifests/${mediaId}.m3u8`,
+  track: (trackId: string): string => `/tracks/${trackId}.vtt`,
+  strip: (mediaId: string): string => `/strips/${mediaId}-120.vtt`,
+  poster: (mediaId: string): string => `/v2/media/${mediaId}/poster.jpg`,
+  thumbnail: (mediaId: string, thumbnailId: string): string => `/v2/media/${mediaId}/thumbnails/${thumbnailId}.jpg`,
+} as const;
+
+/** Where the catalog's files are. `/cdn/` holds the test fixtures only (hostile folder, test HLS, generated files). */
+export const DELIVERY_PREFIXES = ['/videos/', '/manifests/', '/tracks/', '/strips/', '/v2/media/', '/cdn/'] as const;
+
+export function isDeliveryPath(path: string): boolean {
+  return DELIVERY_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** What a catalog file path names: the media (or text track) it belongs to, and which signing scheme guards it. */
+export interface DeliveryOwner {
+  kind: 'media' | 'text_track';
+  id: string;
+  /** `legacy`: `?exp=&sig=` (file paths); `jwt`: `?token=` (the Delivery API's /v2/ paths). */
+  scheme: 'legacy' | 'jwt';
+}
+
+/** The owner of a catalog file by its path alone, or null for anything else (fixtures, unknown shapes). */
+export function deliveryOwner(path: string): DeliveryOwner | null {
+  let match = /^\/videos\/([A-Za-z0-9]+)-[A-Za-z0-9]+\.(?:mp4|m4a)$/.exec(path)
+    ?? /^\/manifests\/([A-Za-z0-9]+)(?:\.m3u8|\/.+)$/.exec(path)
+    ?? /^\/strips\/([A-Za-z0-9]+)-[0-9]+\.(?:vtt|svg)$/.exec(path);
+  if (match) return { kind: 'media', id: match[1]!, scheme: 'legacy' };
+  match = /^\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(path);
+  if (match) return { kind: 'text_track', id: match[1]!, scheme: 'legacy' };
+  match = /^\/v2\/media\/([A-Za-z0-9]+)\/(?:poster\.jpg|thumbnails\/[A-Za-z0-9]+\.jpg)$/.exec(path);
+  if (match) return { kind: 'media', id: match[1]!, scheme: 'jwt' };
+  return null;
+}
