@@ -31,6 +31,7 @@ export default defineConfig({
           DELIVERY_BASE_URL: 'http://sandbox.test',
           API_SECRET: 'sandbox-api-secret-not-for-production',
           GEO_API_KEY: 'sandbox-geo-key-not-for-production',
+          SIGNED_SITE_SECRET: 'sandbox-url-signing-secret-not-for-production',
           DEV_MODE: 'true',
           GEO_CLIENT: 'reelgate-test',
           ADDRESS_SALT: 'test-address-salt',
@@ -60,11 +61,17 @@ export default defineConfig({
 });
 
 /**
- * The edge worker's configuration in the tests: the sandbox's seeded sites, policies bound to a site, a playlist and a
- * media of the seed, and small budget and cache windows so no test waits for minutes.
+ * The edge worker's configuration in the tests: the sandbox's seeded sites (the third one signing its URLs), policies
+ * bound to a site, a playlist and a media of the seed, and small budget and cache windows so no test waits for minutes.
  */
 async function edgeWorkerTestConfig() {
-  const [northwind, harbour] = await seededCatalog();
+  const [northwind, harbour, sealed] = await seededCatalog();
+  // The site whose property enforces URL signing (the sandbox's third): its secret is the SIGNED_SITE_SECRET binding,
+  // and one of its ready videos is bound to a policy, so its bytes go through the worker's signed fetches.
+  const now = Date.now();
+  const sealedGated = sealed.media.find((m) => m.status === 'ready' && m.media_type === 'video'
+    && Date.parse(m.metadata.publish_start_date ?? '') < now
+    && !(Date.parse(m.metadata.publish_end_date ?? '') <= now));
   const playlist = (site, type, nth = 0) => site.playlists.filter((p) => p.playlist_type === type)[nth];
   const picks = playlist(northwind, 'manual');
   // The seed's second dynamic playlist is its trending one (dynamic, sorted by trending).
@@ -82,6 +89,7 @@ async function edgeWorkerTestConfig() {
         media: { [picks.metadata.media_filter.include.values[0]]: 'no-proxies' },
       },
       [harbour.id]: { policy: 'europe' },
+      [sealed.id]: { url_signing: { secret: 'SIGNED_SITE_SECRET' }, media: { [sealedGated.id]: 'europe' } },
     },
     policies: {
       'gb-only': { allow_countries: ['GB'], unknown: 'deny' },

@@ -35,7 +35,22 @@ export interface SiteConfig {
   /** Policies bound to single playlists and media (on top of the site's). */
   playlists: ReadonlyMap<string, string>;
   media: ReadonlyMap<string, string>;
+  /** The platform's URL token signing for this site's delivery URLs, or null (worker/signing/). */
+  urlSigning: UrlSigningConfig | null;
 }
+
+/** `sites.<id>.url_signing`: how the worker signs the platform's delivery URLs of a site whose property enforces signing. */
+export interface UrlSigningConfig {
+  /** The name of the secret binding holding the property's secret (never the secret itself). */
+  secretBinding: string;
+  /** How long a URL handed out in an answer stays valid, at least (minutes). */
+  lifetimeMinutes: number;
+  /** Expiries are rounded up to this many seconds, so answers within a window are the same (and cacheable). */
+  windowSeconds: number;
+}
+
+/** A secret binding's name as wrangler takes it. */
+const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 export interface BudgetConfig {
   /** Upstream v2 calls per minute for all isolates together; below the platform's 60. */
@@ -175,6 +190,20 @@ function parsePolicy(name: string, raw: unknown): GeoPolicy {
   };
 }
 
+function parseUrlSigning(raw: unknown, path: string): UrlSigningConfig | null {
+  if (raw === undefined || raw === null) return null;
+  const u = obj(raw, path);
+  noUnknownKeys(u, ['secret', 'lifetime_minutes', 'window_seconds'], path);
+  if (typeof u.secret !== 'string' || !BINDING_NAME.test(u.secret)) {
+    throw new ConfigError(`${path}.secret must name a secret binding (upper-case letters, digits and _), not hold the secret`);
+  }
+  return {
+    secretBinding: u.secret,
+    lifetimeMinutes: integer(u.lifetime_minutes, `${path}.lifetime_minutes`, 60, 10, 1440),
+    windowSeconds: integer(u.window_seconds, `${path}.window_seconds`, 300, 60, 3600),
+  };
+}
+
 function bindings(raw: unknown, path: string, policies: ReadonlyMap<string, GeoPolicy>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [id, policy] of Object.entries(obj(raw, path))) {
@@ -253,7 +282,7 @@ export function parseConfig(input: unknown): Config {
     const path = `sites.${id}`;
     if (!SITE_ID.test(id)) throw new ConfigError(`${path}: site ids are 8 letters or digits`);
     const site = obj(s, path);
-    noUnknownKeys(site, ['policy', 'playlists', 'media'], path);
+    noUnknownKeys(site, ['policy', 'playlists', 'media', 'url_signing'], path);
     if (site.policy !== undefined && (typeof site.policy !== 'string' || !policies.has(site.policy))) {
       throw new ConfigError(`${path}.policy: unknown policy`);
     }
@@ -262,6 +291,7 @@ export function parseConfig(input: unknown): Config {
       policy: (site.policy as string | undefined) ?? null,
       playlists: bindings(site.playlists, `${path}.playlists`, policies),
       media: bindings(site.media, `${path}.media`, policies),
+      urlSigning: parseUrlSigning(site.url_signing, `${path}.url_signing`),
     });
   }
 

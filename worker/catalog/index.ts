@@ -9,5 +9,6 @@ export { cacheKeys, cachePrefixes, variantKey } from './keys.ts';
 export { loadMedia, MEDIA_LOAD_CALLS } from './media.ts';
 export { loadPlayer } from './player.ts';
 export { allowedCustomParams, isPublished, tracksOf } from './projections.ts';
+export { deliveryBase, posterUrl } from './posters.ts';
 export { isHlsType } from './source-types.ts';
 export { storyboardFile } from './storyboard.ts';

@@ -109,9 +109,11 @@ export async function oembedRoute(c: RequestContext): Promise<Response> {
 
   const found = await resolveEmbed(c, target, { thumbnail: true });
   const { width, height } = embedSize(target.kind, maxWidth, maxHeight);
+  // A consumer keeps the answer no longer than its thumbnail URL works: a playback URL's bound, or a signed URL's lifetime.
+  const signing = config.sites.get(target.site)?.urlSigning;
   const cacheAge = found.personal
     ? Math.min(PERSONAL_CACHE_AGE, config.playback.tokenMinutes * 60)
-    : CACHE_AGE;
+    : Math.min(CACHE_AGE, signing ? signing.lifetimeMinutes * 60 : CACHE_AGE);
   const body: OEmbedResponse = {
     version: '1.0',
     type: target.kind === 'media' ? 'video' : 'rich',

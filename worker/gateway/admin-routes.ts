@@ -1,8 +1,9 @@
 /**
- * `/admin/keys` and `/admin/audit`: create, list and revoke access keys, issue a key's v1 secret, and page through the
- * audit trail. Every call needs the admin token (admin-auth.ts). A key's token appears in exactly one response: the one
+ * `/admin/keys`, `/admin/audit` and `/admin/sites/<site>/url-signing`: create, list and revoke access keys, issue a
+ * key's v1 secret, page through the audit trail, and check a site's URL signing (signing-check.ts). Every call needs the admin token (admin-auth.ts). A key's token appears in exactly one response: the one
  * that created it; a v1 secret in the one that issued it.
  */
+import { getConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { parseNewKey } from './access-keys.ts';
 import { requireAdmin } from './admin-auth.ts';
@@ -13,6 +14,7 @@ import { gatewayNotFound, invalid, methodNotAllowed } from './errors.ts';
 import { gatewayDb } from './db.ts';
 import { KeyStore } from './key-store.ts';
 import { readBoundedText } from './request-checks.ts';
+import { checkUrlSigning } from './signing-check.ts';
 
 const MAX_ADMIN_BODY_BYTES = 16 * 1024;
 const KEY_ID = /^key_[A-Za-z0-9_-]{1,32}$/;
@@ -93,6 +95,12 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     return noStoreJson(await new AuditLog(gatewayDb(env)).page({
       limit, before: cursorText === null ? null : Number(cursorText), keyId,
     }));
+  }
+
+  if (segments[0] === 'sites' && segments.length === 3 && segments[2] === 'url-signing') {
+    if (request.method !== 'GET') throw methodNotAllowed(['GET']);
+    onlyParams(url, ['media']);
+    return noStoreJson(await checkUrlSigning(env, getConfig(env), segments[1]!, url.searchParams.get('media')));
   }
 
   throw gatewayNotFound();

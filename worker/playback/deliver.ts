@@ -18,6 +18,7 @@
  * can hold script (SVG) opened on its own runs none, in an opaque origin.
  */
 import { ApiError, notFound, upstreamUnavailable } from '../http/errors.ts';
+import type { DeliverySigner } from '../signing/index.ts';
 import { isPlaylist, PlaylistOutsideFolder, readPlaylist, rewritePlaylist } from './hls.ts';
 import type { Resolved } from './resolve.ts';
 import { readStoryboard, rewriteStoryboard, StoryboardRefused } from './storyboard.ts';
@@ -97,6 +98,8 @@ export interface DeliverOptions {
   suffix: string;
   /** Signs a grant into a token (the signing key in force): a storyboard's images get URLs of their own. */
   sign: (grant: PlaybackGrant) => Promise<string>;
+  /** Signs each upstream fetch when the site's property enforces URL signing; null when it does not. */
+  signer: DeliverySigner | null;
 }
 
 /** The player's conditional and range headers, when well-formed; nothing else of the request goes upstream. */
@@ -115,16 +118,26 @@ function cacheable(grant: PlaybackGrant): boolean {
   return grant.resource !== 'source' || grant.scope === 'folder';
 }
 
-async function fetchUpstream(url: URL, method: 'GET' | 'HEAD', headers: Headers): Promise<Response> {
+/** The delivery host refused a URL the worker signed: the site's secret is not the one its property signs with. */
+export const upstreamSignatureRefused = () => new ApiError(502, 'upstream_signature_refused',
+  'The video platform refused the worker\'s signed delivery URL; the site\'s url_signing secret may be wrong.');
+
+/** Fetches a file of the delivery host, signed for this fetch when the site signs (`signer`, worker/signing/). */
+async function fetchUpstream(url: URL, method: 'GET' | 'HEAD', headers: Headers, signer: DeliverySigner | null): Promise<Response> {
+  const target = signer ? await signer.forFetch(url) : url;
   let response: Response;
   try {
-    response = await fetch(url.href, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
+    response = await fetch(target.href, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
   } catch {
     throw upstreamUnavailable(502);
   }
   if ([200, 206, 304, 416].includes(response.status)) return response;
   await response.body?.cancel();
   if (response.status === 404 || response.status === 410) throw notFound('This file is not available.');
+  if (signer && response.status === 403 && target !== url) {
+    console.error(`reelgate: url_signing: the delivery host refused a URL signed for site ${signer.site}; check its secret`);
+    throw upstreamSignatureRefused();
+  }
   throw upstreamUnavailable(502);
 }
 
@@ -168,12 +181,12 @@ async function answer(upstream: Response, grant: PlaybackGrant, folder: boolean,
   return new Response(upstream.body, { status: upstream.status, headers });
 }
 
-export async function deliver({ request, ctx, grant, resolved, prefix, suffix, sign }: DeliverOptions): Promise<Response> {
+export async function deliver({ request, ctx, grant, resolved, prefix, suffix, sign, signer }: DeliverOptions): Promise<Response> {
   const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
   const folder = resolved.folder !== null;
-  if (resolved.storyboard) return storyboard(grant, resolved, sign, suffix);
+  if (resolved.storyboard) return storyboard(grant, resolved, sign, suffix, signer);
   if (resolved.folder && isPlaylist(resolved.path, null)) {
-    const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers());
+    const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers(), signer);
     if (upstream.status !== 200) {
       await upstream.body?.cancel();
       throw upstreamUnavailable(502);
@@ -189,7 +202,7 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
         console.error('reelgate: an HLS playlist does not start with #EXTM3U; refused');
         throw unsupportedType();
       }
-      text = rewritePlaylist(body, resolved.upstream, resolved.folder, prefix, suffix);
+      text = rewritePlaylist(body, resolved.upstream, resolved.folder, prefix, suffix, signer !== null);
     } catch (error) {
       if (error instanceof PlaylistOutsideFolder) {
         // The message is the rewriter's own words (a URI outside the folder, too large, not UTF-8...), never upstream text.
@@ -202,7 +215,7 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
   }
 
   if (!cacheable(grant)) {
-    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true)), grant, folder, null);
+    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true), signer), grant, folder, null);
   }
   // The edge cache, keyed by the upstream URL: no token, no viewer in the key.
   const cache = caches.default;
@@ -211,9 +224,9 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
   const hit = await cache.match(wantsRange ? new Request(key, { headers: upstreamHeaders(request, true) }) : key);
   if (hit) return answer(hit, grant, folder, 'HIT');
   if (wantsRange || method === 'HEAD') {
-    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true)), grant, folder, 'MISS');
+    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true), signer), grant, folder, 'MISS');
   }
-  const upstream = await fetchUpstream(resolved.upstream, 'GET', upstreamHeaders(request, false));
+  const upstream = await fetchUpstream(resolved.upstream, 'GET', upstreamHeaders(request, false), signer);
   // Refused before anything is kept: the edge cache holds only files of a kind their URLs may serve.
   if (!servedAs(upstream, grant, folder)) return refuse(upstream, grant);
   if (upstream.status === 200 && !upstream.headers.has('set-cookie') &&
@@ -234,8 +247,8 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
  * expiry and network (storyboard.ts). Read whole (bounded), like a playlist; no range, no validators.
  */
 async function storyboard(grant: PlaybackGrant, resolved: Resolved, sign: DeliverOptions['sign'],
-  suffix: string): Promise<Response> {
-  const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers());
+  suffix: string, signer: DeliverySigner | null): Promise<Response> {
+  const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers(), signer);
   if (upstream.status !== 200) {
     await upstream.body?.cancel();
     throw upstreamUnavailable(502);
@@ -247,7 +260,8 @@ async function storyboard(grant: PlaybackGrant, resolved: Resolved, sign: Delive
   };
   let rewritten;
   try {
-    rewritten = await rewriteStoryboard(await readStoryboard(upstream), resolved.upstream.href, grant.media, playUrl);
+    rewritten = await rewriteStoryboard(await readStoryboard(upstream), resolved.upstream.href, grant.media, playUrl,
+      signer !== null);
   } catch (error) {
     if (error instanceof StoryboardRefused) {
       console.error(`reelgate: a storyboard was refused: ${error.message}`);

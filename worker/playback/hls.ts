@@ -28,6 +28,7 @@
  * may name at most `MAX_PLAYLIST_URIS` URIs (each grows by the playback prefix, ~170 bytes, in the answer).
  */
 import { readBoundedUtf8 } from '../http/bounded-text.ts';
+import { withoutSignature } from '../signing/index.ts';
 
 /** Why a playlist is not passed on. The message is the worker's own words (for the log), never upstream text. */
 export class PlaylistRefused extends Error {
@@ -48,11 +49,15 @@ export const MAX_PLAYLIST_BYTES = 2 * 1024 * 1024;
  */
 export const MAX_PLAYLIST_URIS = 50_000;
 
-/** The path of `uri` (as written in the playlist at `playlistUrl`) inside `folder`, or throws. */
-export function folderPath(uri: string, playlistUrl: URL, folder: URL): string {
+/**
+ * The path of `uri` (as written in the playlist at `playlistUrl`) inside `folder`, or throws. With `signed` (a site
+ * whose property signs its URLs: the platform writes each URI of a signed playlist signed), a query that is only a
+ * signature is dropped: the worker signs its own fetch of that file.
+ */
+export function folderPath(uri: string, playlistUrl: URL, folder: URL, signed = false): string {
   let target: URL;
   try {
-    target = new URL(uri, playlistUrl);
+    target = new URL(signed ? withoutSignature(uri) : uri, playlistUrl);
   } catch {
     throw new PlaylistRefused('not a URI');
   }
@@ -175,7 +180,7 @@ function parseAttributes(text: string): Attribute[] | null {
  * `suffix` is empty except in development (the stand-in address, so a test's media element keeps its identity).
  * Throws `PlaylistRefused` for a playlist that cannot be passed on (see the top of this file).
  */
-export function rewritePlaylist(text: string, playlistUrl: URL, folder: URL, prefix: string, suffix = ''): string {
+export function rewritePlaylist(text: string, playlistUrl: URL, folder: URL, prefix: string, suffix = '', signed = false): string {
   if (text.length > MAX_PLAYLIST_BYTES ||
     (text.length * 3 > MAX_PLAYLIST_BYTES && new TextEncoder().encode(text).length > MAX_PLAYLIST_BYTES)) {
     throw new PlaylistRefused('a playlist larger than the limit');
@@ -188,7 +193,7 @@ export function rewritePlaylist(text: string, playlistUrl: URL, folder: URL, pre
   let uris = 0;
   const play = (uri: string): string => {
     if (++uris > MAX_PLAYLIST_URIS) throw new PlaylistRefused('more URIs than the limit');
-    return `${prefix}${folderPath(uri.replace(/\t/g, '').trim(), playlistUrl, folder)}${suffix}`;
+    return `${prefix}${folderPath(uri.replace(/\t/g, '').trim(), playlistUrl, folder, signed)}${suffix}`;
   };
   const rewritten = (attributes: Attribute[]): string => attributes.map(({ name, value, quoted }) => {
     if (isUriAttribute(name)) return `${name}="${play(value)}"`;

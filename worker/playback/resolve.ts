@@ -34,6 +34,16 @@ function candidates(grant: PlaybackGrant, media: MediaResponse, path: string): s
   }
 }
 
+/** Whether the media's id is one of the folder's own path segments (`/hls/<media>/`): a folder of that media alone. */
+function ownFolder(folder: URL, mediaId: string): boolean {
+  return folder.pathname.split('/').includes(mediaId);
+}
+
+/** Whether a path inside a shared folder is one of the media's own files: `<media>.m3u8`, `<media>/…`, `<media>-…`. */
+function namedAfter(path: string, mediaId: string): boolean {
+  return ['.', '/', '-'].some((separator) => path.startsWith(`${mediaId}${separator}`));
+}
+
 export async function resolvePlayback(grant: PlaybackGrant, path: string, media: MediaResponse | null): Promise<Resolved> {
   if (!media) throw playbackExpired();
   if (!isPublished(media, Date.now())) throw notFound();
@@ -56,6 +66,11 @@ export async function resolvePlayback(grant: PlaybackGrant, path: string, media:
   folder.search = '';
   try {
     const inside = folderPath(path, folder, folder);
+    // A master named after its media (`/manifests/<media>.m3u8`: the platform keeps every media's manifests in one
+    // folder) opens only the files named after that media: a token for one media never opens another's.
+    if (namedAfter(fileName(found), media.id) && !ownFolder(folder, media.id) && !namedAfter(inside, media.id)) {
+      throw playbackInvalid('This playback URL does not open that file.');
+    }
     return { upstream: new URL(inside, folder), folder, path: inside, storyboard: false };
   } catch (error) {
     if (error instanceof PlaylistOutsideFolder) throw playbackInvalid('This playback URL does not open that file.');

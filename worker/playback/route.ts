@@ -13,6 +13,7 @@ import { enforcePolicies, heldMembership, mediaPolicies } from '../geo/index.ts'
 import type { RequestContext } from '../http/context.ts';
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../http/errors.ts';
 import { rawTarget, readQuery } from '../http/request-guard.ts';
+import { signerFor } from '../signing/index.ts';
 import { DEV_IP_HEADER, devMode } from '../http/visitor.ts';
 import { deliver } from './deliver.ts';
 import { playbackKeys } from './keys.ts';
@@ -77,7 +78,9 @@ export async function playRoute(routed: RequestContext): Promise<Response> {
     if (!caller || !sameBytes(caller, grant.network)) throw playbackInvalid('This playback URL was issued to another network.');
   }
 
+  // The site's property may enforce URL signing: then every byte fetch is signed, for that fetch only (worker/signing/).
+  const signer = signerFor(env, visit.config, site.id);
   const resolved = await resolvePlayback(grant, path, await recordedMedia(env, site.id, grant.media));
   const sign = async (minted: PlaybackGrant) => signToken((await playbackKeys(env))[0]!, minted);
-  return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix, sign });
+  return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix, sign, signer });
 }

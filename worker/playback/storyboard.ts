@@ -16,6 +16,7 @@
  */
 import { readBoundedUtf8 } from '../http/bounded-text.ts';
 import { storyboardFile } from '../catalog/index.ts';
+import { withoutSignature } from '../signing/index.ts';
 
 /** Why a storyboard is not passed on. The message is the worker's own words (for the log), never upstream text. */
 export class StoryboardRefused extends Error {
@@ -57,7 +58,7 @@ export interface StoryboardRewrite {
  * storyboard's upstream URL (what references resolve against and what bounds them), `mediaId` the media it is of.
  */
 export async function rewriteStoryboard(text: string, vttUrl: string, mediaId: string,
-  playUrl: (file: URL) => Promise<string>): Promise<StoryboardRewrite> {
+  playUrl: (file: URL) => Promise<string>, signedFiles = false): Promise<StoryboardRewrite> {
   if (text.length > MAX_STORYBOARD_BYTES) throw new StoryboardRefused('a storyboard larger than the limit');
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const lines = text.split(LINE_BREAK);
@@ -93,6 +94,8 @@ export async function rewriteStoryboard(text: string, vttUrl: string, mediaId: s
 
   async function imageUrl(reference: string): Promise<string | null> {
     if (/[\s"'<>\\]/.test(reference)) return null;
+    // A signed storyboard names its images signed (the platform's own signature): the worker signs its own fetches.
+    if (signedFiles) reference = withoutSignature(reference);
     const hash = reference.indexOf('#');
     const fragment = hash < 0 ? '' : reference.slice(hash + 1);
     if (hash >= 0 && !XYWH.test(fragment)) return null;

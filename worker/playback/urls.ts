@@ -6,6 +6,7 @@
  * (network.ts, `playbackBinding`): never an unbound URL in its place.
  */
 import type { RequestContext } from '../http/context.ts';
+import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
 import { devMode } from '../http/visitor.ts';
@@ -60,10 +61,20 @@ function expiryOf(request: Request, env: Env, minutes: number): number {
   return expiryFor(Date.now(), minutes);
 }
 
-export async function withPlaybackUrls({ request, env, config: { playback } }: RequestContext, site: string,
+/**
+ * A playback URL's lifetime for a site: `playback.token_minutes`, and never longer than the site's signed delivery URLs
+ * live (`url_signing.lifetime_minutes`): no URL the worker hands out opens a platform file for longer than configured.
+ */
+function tokenMinutes(config: Config, site: string): number {
+  const signing = config.sites.get(site)?.urlSigning;
+  return signing ? Math.min(config.playback.tokenMinutes, signing.lifetimeMinutes) : config.playback.tokenMinutes;
+}
+
+export async function withPlaybackUrls({ request, env, config }: RequestContext, site: string,
   media: MediaResponse): Promise<MediaResponse> {
+  const { playback } = config;
   const [key] = await playbackKeys(env);
-  const expires = expiryOf(request, env, playback.tokenMinutes);
+  const expires = expiryOf(request, env, tokenMinutes(config, site));
   const network = await playbackBinding(request, env, playback.bindNetwork);
   const url = async (upstream: string, resource: PlaybackResource, folder: boolean): Promise<string> => {
     const grant: PlaybackGrant = { site, media: media.id, resource, scope: folder ? 'folder' : 'file',
@@ -91,12 +102,14 @@ export async function withPlaybackUrls({ request, env, config: { playback } }: R
  * A feed under a policy: each item's thumbnail becomes a poster playback URL (the feed names nothing else of the
  * platform's). The items' poster records are kept for the URLs' lifetime (records.ts).
  */
-export async function withPlaybackThumbnails<T extends FeedItem>({ request, env, ctx, config: { playback } }: RequestContext,
+export async function withPlaybackThumbnails<T extends FeedItem>({ request, env, ctx, config }: RequestContext,
   site: string, items: readonly T[]): Promise<T[]> {
+  const { playback } = config;
+  const minutes = tokenMinutes(config, site);
   const [key] = await playbackKeys(env);
-  const expires = expiryFor(Date.now(), playback.tokenMinutes);
+  const expires = expiryFor(Date.now(), minutes);
   const network = await playbackBinding(request, env, playback.bindNetwork);
-  rememberFeedPosters(env, ctx, site, items, playback.tokenMinutes * 60 + 60);
+  rememberFeedPosters(env, ctx, site, items, minutes * 60 + 60);
   return Promise.all(items.map(async (item) => {
     if (!item.thumbnail || !deliverable(item.thumbnail)) return { ...item, thumbnail: null, thumbnails: [] };
     const grant: PlaybackGrant = { site, media: item.id, resource: 'poster', scope: 'file',

@@ -23,10 +23,28 @@ export function isoDuration(seconds: number): string {
   return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!h && !m) ? `${s}S` : ''}`;
 }
 
+/**
+ * Every URL in structured data is absolute: crawlers do not resolve relative ones. A picture of content under a policy is
+ * the worker's own playback URL (a path), resolved against the origin the page's links name (the embed URL's). It is
+ * bound to the network it was handed to and expires with its token, so a crawler that fetches it later, or from
+ * another address, gets 403: search results may show no picture of such content, by design (worker/README.md,
+ * "Sealed origin").
+ */
+function absolute(url: string, base: string): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}
+
 export function videoObject(item: FeedItem, embedUrl: string, regions: Regions): VideoLd {
   const video: VideoLd = { '@type': 'VideoObject', '@id': embedUrl, name: item.title, embedUrl };
   if (item.description) video.description = item.description;
-  if (item.thumbnail) video.thumbnailUrl = item.thumbnails.length ? item.thumbnails.map((t) => t.url) : [item.thumbnail];
+  if (item.thumbnail) {
+    video.thumbnailUrl = (item.thumbnails.length ? item.thumbnails.map((t) => t.url) : [item.thumbnail])
+      .map((url) => absolute(url, embedUrl));
+  }
   if (item.publish_start_date) video.uploadDate = item.publish_start_date;
   if (item.duration !== null) video.duration = isoDuration(item.duration);
   // Only an http(s) URL is listed as the video's page (a `javascript:` permalink is none).

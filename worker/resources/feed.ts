@@ -24,6 +24,7 @@ import { intParam, readQuery, requireId, searchParam, tagsParam } from '../http/
 import { renderJson } from '../http/respond.ts';
 import { publicCaller } from '../budget/index.ts';
 import { withPlaybackThumbnails } from '../playback/index.ts';
+import { signerFor, signFeedItem } from '../signing/index.ts';
 import type { Presented, ResourceDeclaration } from './pipeline.ts';
 
 const MAX_PAGE = 1000;
@@ -124,7 +125,8 @@ async function presentPage(c: RequestContext, input: FeedInput, loaded: CachedVa
   // Read after the feed itself, which it reads again when this playlist is bound: the answer's state is the feed's.
   const membership = await membershipFor(c, site);
   const now = Date.now();
-  const shared = unbound(site) && typeof etag === 'string' && etag !== '';
+  const signer = signerFor(c.env, c.config, site.id, c.request);
+  const shared = unbound(site) && typeof etag === 'string' && etag !== '' && signer?.shortened !== true;
   const answerKey = cacheKeys.renderedFeed(site.id, playlistId, isVariant(asked) && !standIn ? asked : null, page, pageLength);
   const held = shared ? heldAnswer<FeedResponse>(answerKey, etag, c.config, now) : undefined;
   if (held) return { body: held.body, rendered: held.rendered, personal: false, ...(headers ? { headers } : {}) };
@@ -135,15 +137,15 @@ async function presentPage(c: RequestContext, input: FeedInput, loaded: CachedVa
     .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, allowlist) }));
   // Items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
   const { visible: items, bound: gatedIds } = await visibleItems(c, site, membership, published);
-  const personal = gatedFeed || gatedIds.size > 0;
+  const personal = gatedFeed || gatedIds.size > 0 || signer?.shortened === true;
   const start = (page - 1) * pageLength;
   let pageItems = items.slice(start, start + pageLength);
   // An item under a policy is named by no platform URL: its poster is the worker's own playback URL (Geo-bound
-  // playback). Items under no policy keep the platform's.
+  // playback). Items under no policy keep the platform's, signed when the site signs them.
   const gated = gatedFeed ? pageItems : pageItems.filter((item) => gatedIds.has(item.id));
-  if (gated.length) {
-    const signed = new Map((await withPlaybackThumbnails(c, site.id, gated)).map((item) => [item.id, item]));
-    pageItems = pageItems.map((item) => signed.get(item.id) ?? item);
+  const played = gated.length ? new Map((await withPlaybackThumbnails(c, site.id, gated)).map((item) => [item.id, item])) : null;
+  if (played || signer) {
+    pageItems = await Promise.all(pageItems.map((item) => played?.get(item.id) ?? (signer ? signFeedItem(signer, item, now) : item)));
   }
   const body: FeedResponse = {
     site: site.id,
@@ -155,6 +157,8 @@ async function presentPage(c: RequestContext, input: FeedInput, loaded: CachedVa
     next_page: start + pageLength < items.length ? page + 1 : null,
   };
   const rendered = await renderJson(body);
-  if (shared && !personal) holdAnswer(answerKey, etag, c.config, nextPublishChange(value.items, now), { rendered, body });
+  // Held until its next publish change, and, when its URLs are signed, until their window turns.
+  const until = Math.min(nextPublishChange(value.items, now), signer ? signer.windowEndMs(now) : Infinity);
+  if (shared && !personal) holdAnswer(answerKey, etag, c.config, until, { rendered, body });
   return { body, rendered, personal, ...(headers ? { headers } : {}) };
 }

@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { readQuery, requireId } from '../http/request-guard.ts';
 import { playbackBinding, withPlaybackUrls } from '../playback/index.ts';
+import { signerFor, signMedia } from '../signing/index.ts';
 import type { ResourceDeclaration } from './pipeline.ts';
 
 export interface MediaInput {
@@ -35,12 +36,18 @@ export const media: ResourceDeclaration<MediaInput, MediaResponse, MediaResponse
   present: (c, input, loaded, bound) => presentMedia(c, input, loaded!.value, bound),
 };
 
-/** The media as this caller sees it: published now, today's custom params allowlist, playback URLs when bound. */
+/**
+ * The media as this caller sees it: published now, today's custom params allowlist, and its URLs: under a policy the
+ * worker's own playback URLs, never the platform's (the answer is private); else the platform's, signed when the site
+ * signs them (worker/signing/).
+ */
 async function presentMedia(c: RequestContext, { site }: MediaInput, value: MediaResponse, bound: boolean) {
-  if (!isPublished(value, Date.now())) throw notFound();
+  const now = Date.now();
+  if (!isPublished(value, now)) throw notFound();
+  const signer = signerFor(c.env, c.config, site.id, c.request);
   // The allowlist as configured now, even for an entry cached under an older one.
   let body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, c.config.customParamsAllowlist) };
-  // Content under a policy: the worker's own playback URLs, never the platform's (the answer is private).
   if (bound) body = await withPlaybackUrls(c, site.id, body);
-  return { body, personal: bound };
+  else if (signer) body = await signMedia(signer, body, now);
+  return { body, personal: bound || signer?.shortened === true };
 }

@@ -1,0 +1,82 @@
+/**
+ * `GET /admin/sites/<site>/url-signing[?media=<id>]`: whether a site's secret signs URLs its property accepts, and
+ * whether the property enforces signing, before and after an operator switches it on. For one media of the site (the
+ * one named, else the first the Management API lists: one upstream call through the budget), it fetches from the
+ * delivery host, for each scheme (a file URL, the storyboard, for `exp`/`sig`; a `/v2` poster for the JWT), the URL
+ * signed and unsigned, and reports the statuses: the platform answers a wrongly signed URL 403 whether or not it
+ * enforces signing, and an unsigned one 403 only once it enforces. No signature or secret is ever part of the report.
+ */
+import { callUpstream } from '../budget/index.ts';
+import { deliveryBase, posterUrl } from '../catalog/index.ts';
+import type { Config } from '../config.ts';
+import { RESOURCE_ID } from '../config.ts';
+import type { MediaList } from '../contract/v2-types.ts';
+import type { Env } from '../env.ts';
+import { ApiError } from '../http/errors.ts';
+import { signerFor } from '../signing/index.ts';
+import { gatewayNotFound, invalid } from './errors.ts';
+
+const CHECK_TIMEOUT_MS = 10_000;
+
+interface Probe {
+  scheme: 'exp/sig' | 'jwt';
+  /** The URL as checked, without any signature. */
+  url: string;
+  signed: number | 'unreachable';
+  unsigned: number | 'unreachable';
+}
+
+async function status(url: URL): Promise<number | 'unreachable'> {
+  try {
+    const response = await fetch(url.href, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    await response.body?.cancel();
+    return response.status;
+  } catch {
+    return 'unreachable';
+  }
+}
+
+/** What the statuses say, in words an operator acts on. */
+function verdict(probes: Probe[]): { secret_accepted: boolean | null; enforced: boolean | null; summary: string } {
+  const signed = probes.map((p) => p.signed);
+  const unsigned = probes.map((p) => p.unsigned);
+  if (signed.some((s) => s === 'unreachable')) {
+    return { secret_accepted: null, enforced: null, summary: 'The delivery host could not be reached; nothing was learned.' };
+  }
+  const accepted = signed.every((s) => s !== 403);
+  const enforced = unsigned.every((s) => s === 403) ? true : unsigned.some((s) => typeof s === 'number' && s < 400) ? false : null;
+  const summary = !accepted
+    ? 'The platform refused URLs signed with this secret: it is not the property\'s. Fix the secret before enforcing.'
+    : enforced
+      ? 'The secret signs URLs the platform accepts, and the platform refuses unsigned ones: the origin is sealed.'
+      : 'The secret signs URLs the platform accepts; unsigned ones still open: enforcement can be switched on now.';
+  return { secret_accepted: accepted, enforced, summary };
+}
+
+export async function checkUrlSigning(env: Env, config: Config, siteId: string, mediaParam: string | null): Promise<unknown> {
+  const site = config.sites.get(siteId);
+  if (!site) throw gatewayNotFound('No such site.');
+  if (!site.urlSigning) {
+    throw new ApiError(409, 'url_signing_off', `Site ${siteId} has no url_signing configured: its URLs are handed out unsigned.`);
+  }
+  const signer = signerFor(env, config, siteId)!;
+  const base = deliveryBase(env.DELIVERY_BASE_URL);
+  if (base === null) throw new ApiError(409, 'delivery_unconfigured', 'DELIVERY_BASE_URL is not set: there is no delivery host to check.');
+  if (mediaParam !== null && !RESOURCE_ID.test(mediaParam)) throw invalid('media must be a media id.');
+  let mediaId = mediaParam;
+  if (mediaId === null) {
+    const listed = await callUpstream<MediaList>(env, { lane: 'gateway-read', caller: 'admin' },
+      { api: 'v2', op: 'listMedia', site: siteId, params: { page: 1, page_length: 1 } });
+    mediaId = listed.media[0]?.id ?? null;
+    if (mediaId === null) throw new ApiError(409, 'no_media', `Site ${siteId} has no media to check with.`);
+  }
+  const urls: Array<[Probe['scheme'], URL]> = [
+    ['exp/sig', new URL(`${base}/strips/${encodeURIComponent(mediaId)}-120.vtt`)],
+    ['jwt', new URL(posterUrl(base, mediaId, 320))],
+  ];
+  const probes = await Promise.all(urls.map(async ([scheme, url]): Promise<Probe> => {
+    const [signed, unsigned] = await Promise.all([status(await signer.forFetch(url)), status(url)]);
+    return { scheme, url: url.href, signed, unsigned };
+  }));
+  return { site: siteId, media: mediaId, secret_binding: site.urlSigning.secretBinding, probes, ...verdict(probes) };
+}

@@ -1,0 +1,104 @@
+/**
+ * A site's signer: the platform's delivery URLs of a site whose property enforces URL signing (`sites.<id>.url_signing`)
+ * signed with that property's secret, read from the secret binding the configuration names (never from the
+ * configuration itself). Only URLs on the delivery host (`DELIVERY_BASE_URL`) are signed: a signature is never sent to
+ * another host. A site without `url_signing` has no signer and behaves exactly as before.
+ */
+import { deliveryBase } from '../catalog/index.ts';
+import type { Config, UrlSigningConfig } from '../config.ts';
+import type { Env } from '../env.ts';
+import { ApiError } from '../http/errors.ts';
+import { devMode } from '../http/visitor.ts';
+import { signUrl } from './schemes.ts';
+
+/** How long a URL the worker fetches itself stays valid: long enough to start the answer, no longer. */
+export const FETCH_SECONDS = 120;
+/** Signed URLs remembered per isolate (answers within a window sign the same URLs again). */
+const MAX_REMEMBERED = 4096;
+
+export const urlSigningUnconfigured = (site: string, binding: string) => new ApiError(503, 'url_signing_unconfigured',
+  `Site ${site} is configured to sign its delivery URLs, but the secret ${binding} is not set; the operator must set it.`);
+
+export interface DeliverySigner {
+  site: string;
+  /** DEV_MODE's expiry hook shortened this answer's URLs: it is this caller's alone, never shared or held. */
+  shortened: boolean;
+  /** The expiry of a URL handed out now: at least the lifetime away, rounded up to the window (answers stay shareable). */
+  answerExpiry(nowMs: number): number;
+  /** When URLs signed for answers now change (the next window): an answer held rendered is used until then at most. */
+  windowEndMs(nowMs: number): number;
+  /** A URL for an answer, signed until `answerExpiry`; one not on the delivery host is returned as it is. */
+  forAnswer(url: string, nowMs?: number): Promise<string>;
+  /** A URL the worker fetches now, signed for `FETCH_SECONDS`; one not on the delivery host is returned as it is. */
+  forFetch(url: URL, nowMs?: number): Promise<URL>;
+}
+
+const remembered = new Map<string, string>();
+const warned = new Set<string>();
+
+function secretOf(env: Env, site: string, signing: UrlSigningConfig): string {
+  const value = (env as unknown as Record<string, unknown>)[signing.secretBinding];
+  if (typeof value === 'string' && value !== '') return value;
+  if (!warned.has(site)) {
+    warned.add(site);
+    console.error(`reelgate: url_signing: site ${site} names the secret ${signing.secretBinding}, which is not set; its answers are refused (503 url_signing_unconfigured)`);
+  }
+  throw urlSigningUnconfigured(site, signing.secretBinding);
+}
+
+/**
+ * Development only (DEV_MODE), as for playback URLs: `x-reelgate-dev-token-seconds` (1-3600) makes the signed URLs of
+ * this one answer expire that many seconds from now, so a browser suite sees a platform URL expire mid-playback.
+ */
+const DEV_SECONDS_HEADER = 'x-reelgate-dev-token-seconds';
+
+function devSeconds(env: Env, request: Request | undefined): number | null {
+  const stated = request && devMode(env) ? request.headers.get(DEV_SECONDS_HEADER) : null;
+  const seconds = stated && /^\d{1,4}$/.test(stated) ? Number(stated) : 0;
+  return seconds >= 1 && seconds <= 3600 ? seconds : null;
+}
+
+/**
+ * The signer of a site, or null when the site does not sign. Throws `url_signing_unconfigured` when its secret is
+ * missing. `request`: the answer's request, read for DEV_MODE's expiry hook only.
+ */
+export function signerFor(env: Env, config: Config, siteId: string, request?: Request): DeliverySigner | null {
+  const signing = config.sites.get(siteId)?.urlSigning;
+  if (!signing) return null;
+  const secret = secretOf(env, siteId, signing);
+  const base = deliveryBase(env.DELIVERY_BASE_URL);
+  const deliveryOrigin = base === null ? null : new URL(base).origin;
+  const onDelivery = (url: URL) => deliveryOrigin !== null && url.origin === deliveryOrigin;
+  const window = signing.windowSeconds;
+  const shortened = devSeconds(env, request);
+  const answerExpiry = (nowMs: number) => (shortened !== null ? Math.floor(nowMs / 1000) + shortened
+    : Math.ceil((nowMs / 1000 + signing.lifetimeMinutes * 60) / window) * window);
+  const sign = async (url: URL, exp: number): Promise<string> => {
+    const key = `${siteId} ${exp} ${url.href}`;
+    let signed = remembered.get(key);
+    if (signed === undefined) {
+      signed = (await signUrl(url, exp, secret)).href;
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      remembered.set(key, signed);
+    }
+    return signed;
+  };
+  return {
+    site: siteId,
+    shortened: shortened !== null,
+    answerExpiry,
+    windowEndMs: (nowMs) => (Math.floor(nowMs / 1000 / window) + 1) * window * 1000,
+    async forAnswer(text, nowMs = Date.now()) {
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch {
+        return text;
+      }
+      return onDelivery(url) ? sign(url, answerExpiry(nowMs)) : text;
+    },
+    async forFetch(url, nowMs = Date.now()) {
+      return onDelivery(url) ? new URL(await signUrl(url, Math.floor(nowMs / 1000) + FETCH_SECONDS, secret)) : url;
+    },
+  };
+}
