@@ -2,7 +2,7 @@
 // refuses unsigned, altered and expired URLs, the worker signs every platform URL it hands out about content under no
 // policy and every byte fetch of content under one; nothing of the platform's opens without a signature only the
 // worker can make; and the secret never leaves it.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
 import worker from '../../worker/index.ts';
@@ -10,6 +10,10 @@ import { api, config, eventually, expectError, resetWorld, sandbox, SITE } from 
 import { allMedia, isPublic, playlists, textTracks } from './upstream-direct.ts';
 import type { Media, MediaRenditionList } from '../../worker/contract/v2-types.ts';
 import { signUrl } from '../../worker/signing/schemes.ts';
+import { getConfig } from '../../worker/config.ts';
+import { RequestContext } from '../../worker/http/context.ts';
+import { renderPage } from '../../worker/render/page.ts';
+import { resourceSource } from '../../worker/render/resource-source.ts';
 
 type SigningConfig = { url_signing?: { secret: string }; media?: Record<string, string> };
 const SEALED = Object.entries(config.sites as Record<string, SigningConfig>).find(([, s]) => s.url_signing)![0];
@@ -166,6 +170,35 @@ describe('sealed origin: content under a policy', () => {
 
   it('is refused to a visitor the policy refuses', async () => {
     await expectError(await api(`/api/sites/${SEALED}/media/${GATED}`, { ip: NEW_YORK }), 451, 'geo_blocked');
+  });
+});
+
+describe('sealed origin: pages the worker renders', () => {
+  it('names signed platform URLs, and absolute ones only, in the cards and the JSON-LD a crawler reads', async () => {
+    const manual = (await playlists(SEALED)).find((p) => p.playlist_type === 'manual')!;
+    const page = new Response(`<!doctype html><html><head><title>t</title></head><body><reel-playlist site="${SEALED}" `
+      + `playlist="${manual.id}" page-size="20"></reel-playlist></body></html>`, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    const request = new Request('http://localhost/news', { headers: { 'x-reelgate-dev-ip': BERLIN } });
+    const html = await textOf(await renderPage(page, resourceSource(new RequestContext(request, env, createExecutionContext(), getConfig(env)))));
+    const graph = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!)['@graph'] as Array<{ thumbnailUrl?: string[] }>;
+    const urls = graph.flatMap((video) => video.thumbnailUrl ?? []);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) {
+      expect(url, url).toMatch(/^https?:\/\//);
+      if (url.startsWith('http://sandbox.test/')) {
+        expect(new URL(url).searchParams.has('token'), url).toBe(true);
+        const opened = await get(url);
+        expect(opened.status, url).toBe(200);
+        await opened.body?.cancel();
+      } else {
+        // Content under a policy: the worker's own playback URL, made absolute.
+        expect(url).toMatch(/^http:\/\/localhost\/api\/play\//);
+      }
+    }
+    // The cards' pictures are the same signed URLs.
+    for (const src of [...html.matchAll(/<img[^>]+src="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'))) {
+      if (src.startsWith('http://sandbox.test/')) expect(new URL(src).searchParams.has('token'), src).toBe(true);
+    }
   });
 });
 
