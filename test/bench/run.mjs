@@ -8,7 +8,7 @@
 // `npm run bench -- --section cold` (or several: `--section cold,embed`) runs only the sections named, starting only
 // the servers they need, and writes .build/bench-results.json instead (test/bench/results.json keeps the last full
 // run). Sections: edge (1), amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3),
-// render (4), geo (5), playback (6).
+// render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,6 +24,7 @@ import { renderCost } from './sections/render-cost.mjs';
 import { machine } from './sections/machine.mjs';
 import { geoDecisions } from './sections/geo-decisions.mjs';
 import { playback } from './sections/playback.mjs';
+import { urlSigning } from './sections/url-signing.mjs';
 import { table } from './lib/table.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
 import { sandboxSecrets } from './lib/secrets.mjs';
@@ -36,7 +37,7 @@ const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18
 
 const log = (message) => console.log(`[bench] ${message}`);
 
-const SECTIONS = ['edge', 'amplification', 'cold', 'embed', 'render', 'geo', 'playback'];
+const SECTIONS = ['edge', 'amplification', 'cold', 'embed', 'render', 'geo', 'playback', 'signing'];
 
 /** The sections asked for with `--section a,b` (repeatable); every one (cold as part of amplification) by default. */
 function chosenSections(argv) {
@@ -96,8 +97,10 @@ async function main() {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) throw new Error('npm run build failed');
 
-  const PORTS = await pickPorts();
-  log(`ports: ${Object.entries(PORTS).map(([name, { port, inspector }]) => `${name} ${port} (inspector ${inspector})`).join(', ')}`);
+  const servesHttp = runs('edge') || runs('amplification') || runs('cold') || runs('geo') || runs('playback');
+  // Only the `wrangler dev` servers take these ports (the direct workerd stacks take free ones the system gives).
+  const PORTS = servesHttp ? await pickPorts() : null;
+  if (PORTS) log(`ports: ${Object.entries(PORTS).map(([name, { port, inspector }]) => `${name} ${port} (inspector ${inspector})`).join(', ')}`);
   const state = mkdtempSync(join(tmpdir(), 'reelgate-bench-'));
   // Also on Ctrl-C, which ends the process without running `finally`.
   const removeState = () => {
@@ -111,7 +114,6 @@ async function main() {
   const secrets = sandboxSecrets();
   try {
     const needs = { hello: runs('edge'), naive: runs('amplification'), passThrough: runs('playback') };
-    const servesHttp = runs('edge') || runs('amplification') || runs('cold') || runs('geo') || runs('playback');
     if (servesHttp) {
       log('starting the sandbox, the edge worker and the comparison Workers the sections need (wrangler dev)');
       const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: PORTS.sandbox.port,
@@ -166,6 +168,13 @@ async function main() {
     removeState();
   }
   log('servers stopped');
+
+  if (runs('signing')) {
+    // Its own stack on direct workerd sockets (the sandbox and two reelgates), started and stopped inside, with the
+    // `wrangler dev` servers above already gone.
+    log('section 7: URL signing, the cost per answer (signed against unsigned, like with like)');
+    results.url_signing = await urlSigning({ secrets, seconds: SECONDS }, log);
+  }
 
   if (runs('embed')) {
     log('section 3: embed size');

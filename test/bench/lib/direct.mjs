@@ -36,24 +36,31 @@ function workerdChildren() {
 }
 
 /** One Miniflare (one workerd process) serving `options` on a direct socket; resolves to its origin, pid and stop. */
-async function serve(options) {
+export async function serve(options) {
+  const [served] = await serveTogether([options]);
+  return served;
+}
+
+/**
+ * One Miniflare (one workerd process) serving several Workers, each on a direct socket of its own; resolves to one
+ * { name, origin, pid, stop } per Worker, in order (the same pid for all; `stop` ends them all).
+ */
+export async function serveTogether(list) {
   const before = workerdChildren();
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,
-    workers: [{ ...options, unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }],
+    workers: list.map((options) => ({ ...options, unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] })),
   });
   await mf.ready;
   const pids = [...workerdChildren()].filter((pid) => !before.has(pid));
-  const origin = (await mf.unsafeGetDirectURL(options.name)).origin;
-  return { name: options.name, origin, pid: pids.length === 1 ? pids[0] : null, stop: () => mf.dispose() };
+  const stop = () => mf.dispose();
+  return Promise.all(list.map(async (options) => ({ name: options.name, origin: (await mf.unsafeGetDirectURL(options.name)).origin,
+    pid: pids.length === 1 ? pids[0] : null, stop })));
 }
 
-/**
- * Starts the three. `secrets` are the sandbox-only values; the worker runs the configuration shipped in wrangler.toml
- * (DEV_MODE on so `x-reelgate-dev-ip` names the visitor, as in the rest of the bench).
- */
-export async function startDirectPlayback({ secrets }) {
+/** The bundles the direct stacks serve: the sandbox's and the worker's, built once per call (a few hundred ms). */
+async function buildBundles() {
   mkdirSync(`${root}.build/bench`, { recursive: true });
   mkdirSync(`${root}dist`, { recursive: true });
   await Promise.all([
@@ -61,19 +68,68 @@ export async function startDirectPlayback({ secrets }) {
     build({ entryPoints: [`${root}worker/index.ts`], outfile: WORKER_BUNDLE, bundle: true, format: 'esm', target: 'es2022',
       external: ['cloudflare:*', 'node:*'], logLevel: 'warning' }),
   ]);
+}
+
+/** A copy of the REELGATE_CONFIG shipped in wrangler.toml. */
+export function shippedConfig() {
+  return structuredClone(unstable_getMiniflareWorkerOptions(`${root}wrangler.toml`).workerOptions.bindings.REELGATE_CONFIG);
+}
+
+/**
+ * reelgate's worker options: the configuration shipped in wrangler.toml, pointed at `upstream`, DEV_MODE on so
+ * `x-reelgate-dev-ip` names the visitor (as in the rest of the bench). `config`, when given, maps the shipped
+ * REELGATE_CONFIG (a copy) to the one this instance runs.
+ */
+function reelgateOptions(name, upstream, secrets, config) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(`${root}wrangler.toml`);
+  const shipped = shippedConfig();
+  return {
+    ...workerOptions,
+    name,
+    modules: true,
+    scriptPath: WORKER_BUNDLE,
+    bindings: { ...workerOptions.bindings, ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DELIVERY_BASE_URL: upstream,
+      DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt', REELGATE_CONFIG: config ? config(shipped) : shipped },
+  };
+}
+
+/**
+ * The sandbox, in a workerd of its own, and one reelgate per entry of `configs` ({ name: REELGATE_CONFIG =>
+ * REELGATE_CONFIG, or null for the shipped one }), all from the same worker bundle, together in one other workerd
+ * process (so they compare on the same process: its threads, its memory), each on a direct socket of its own and with
+ * its own KV namespace, D1 database, Durable Objects and isolate caches. `extra(sandboxOrigin)`, when given, returns
+ * the options of more Workers for that process (they may bind the reelgates by name with `serviceBindings`).
+ */
+export async function startDirectReelgates({ secrets, configs, extra }) {
+  await buildBundles();
   const started = [];
   try {
     const sandbox = await serve({ ...sandboxWorkerOptions(), bindings: { ...sandboxWorkerOptions().bindings, ...secrets } });
     started.push(sandbox);
-    const { workerOptions } = unstable_getMiniflareWorkerOptions(`${root}wrangler.toml`);
-    const worker = await serve({
-      ...workerOptions,
-      name: 'reelgate',
-      modules: true,
-      scriptPath: WORKER_BUNDLE,
-      bindings: { ...workerOptions.bindings, ...secrets, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DELIVERY_BASE_URL: sandbox.origin,
-        DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' },
-    });
+    const served = await serveTogether([...Object.entries(configs).map(([name, config]) => {
+      const options = reelgateOptions(name, sandbox.origin, secrets, config);
+      return { ...options, kvNamespaces: { CACHE: { id: `${name}-CACHE` } }, d1Databases: { GATEWAY_DB: { id: `${name}-GATEWAY_DB` } } };
+    }), ...(extra ? extra(sandbox.origin) : [])]);
+    started.push(served[0]);
+    return { sandbox, workers: Object.fromEntries(served.map((worker) => [worker.name, worker])),
+      stop: () => Promise.all(started.map((s) => s.stop())) };
+  } catch (error) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw error;
+  }
+}
+
+/**
+ * Starts the three. `secrets` are the sandbox-only values; the worker runs the configuration shipped in wrangler.toml
+ * (DEV_MODE on so `x-reelgate-dev-ip` names the visitor, as in the rest of the bench).
+ */
+export async function startDirectPlayback({ secrets }) {
+  await buildBundles();
+  const started = [];
+  try {
+    const sandbox = await serve({ ...sandboxWorkerOptions(), bindings: { ...sandboxWorkerOptions().bindings, ...secrets } });
+    started.push(sandbox);
+    const worker = await serve(reelgateOptions('reelgate', sandbox.origin, secrets));
     started.push(worker);
     const passThrough = await serve({ name: 'pass-through', modules: true, compatibilityDate: '2026-04-01',
       scriptPath: `${root}test/bench/pass-through/index.js`, bindings: { API_BASE_URL: sandbox.origin } });

@@ -54,6 +54,7 @@ function summarize(result, cut) {
     requests: completed,
     requests_per_second: round(completed / result.duration, 0),
     latency_ms: {
+      mean: round(result.latency.average, 2),
       p50: result.latency.p50,
       p90: result.latency.p90,
       p99: result.latency.p99,

@@ -90,8 +90,9 @@ export function table(results) {
   if (results.playback) {
     playbackRows(results.playback).forEach((line, i) => rows.push(i === 0 ? line : line.replace(/^\| 6 Geo-bound playback \|/, '|  |')));
   }
+  if (results.url_signing) signingRows(results.url_signing).forEach((line) => rows.push(line));
   const m = results.machine;
-  if (m) row('7 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
+  if (m) row('8 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
     `esbuild ${m.esbuild} · lit ${m.lit}`);
   return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');
@@ -127,5 +128,65 @@ export function playbackRows(play) {
       `${w.throughput_ratio_vs_direct}× direct, ${w.throughput_ratio_vs_pass_through}× pass-through`);
   }
   if (play.passed_on) row('passed on by the playback URL (checked against the CDN)', play.passed_on.join(', '), 'HEAD and a range');
+  return rows;
+}
+
+/** Section 7's rows: each answer signed, then the same with signing off and on the plain site; then what signing costs. */
+export function signingRows(sig) {
+  const rows = [];
+  const row = (subject, figures, compared) => rows.push(`| ${rows.length ? '' : '7 URL signing (sealed origin)'} | ${subject} | ${figures} | ${compared} |`);
+  const fig = (r) => `${n(r.requests_per_second)} req/s · mean ${r.latency_ms.mean} ms · p99 ${r.latency_ms.p99} ms · ` +
+    `worker CPU ${r.worker_cpu_us_per_request} µs/answer`;
+  const urls = (r) => `${r.urls.platform} platform URLs, ${r.urls.signed} signed; ${n(r.body_bytes)} B`;
+  const ratio = (v, what) => `**${v.requests_per_second}×** req/s, ${v.mean_latency}× mean, ${v.p99_latency}× p99, ` +
+    `**${v.worker_cpu_per_request}×** worker CPU of ${what}`;
+  const spread = (v) => {
+    const each = v.rounds.map((x) => x.requests_per_second);
+    return `req/s ratio per round ${Math.min(...each)}–${Math.max(...each)}`;
+  };
+  const load = `direct workerd sockets, ${sig.connections} connections, median of ${sig.rounds} rounds of ${sig.seconds_per_round} s`;
+  for (const [kind, label] of [['media', 'media answer'], ['feed', 'feed page']]) {
+    const k = sig[kind];
+    if (!k) continue;
+    const what = (r) => (kind === 'media' ? r.shape : `${r.items} items`);
+    row(`${label} (HIT), ${sig.signing_site} signed by the shipped worker (${what(k.signed)}; ${urls(k.signed)}; ${load}); ` +
+      `${statuses(k.signed.statuses)}`, fig(k.signed), `${ratio(k.ratio, 'signing off')} (${spread(k.ratio)}); ${ratio(k.ratio_vs_unsigned_site, sig.unsigned_site)}`);
+    row(`the same ${label}, signing off (same bundle, no \`url_signing\` for ${sig.signing_site}; ${urls(k.unsigned)}); ` +
+      `${statuses(k.unsigned.statuses)}`, fig(k.unsigned), 'baseline');
+    row(`${label} (HIT) on ${sig.unsigned_site}, which signs nothing (${what(k.unsigned_site)}; ${urls(k.unsigned_site)}); ` +
+      `${statuses(k.unsigned_site.statuses)}`, fig(k.unsigned_site), `${(k.unsigned_site.requests_per_second / k.unsigned.requests_per_second).toFixed(2)}× req/s of signing off (medians)`);
+    const w = k.in_worker;
+    if (w) {
+      row(`the same three ${label}s inside workerd: ${n(w.answers_per_call)} in a row through a service binding per call, ` +
+        `the cases alternating call by call, ${w.rounds} rounds`,
+      `signed **${w.us_per_answer.signed} µs** · signing off ${w.us_per_answer.unsigned} µs · ${sig.unsigned_site} ` +
+        `${w.us_per_answer.unsigned_site} µs per answer`,
+      `**${w.ratio}×** signing off (median of the rounds' ratios, ${w.ratio_per_round.min}–${w.ratio_per_round.max}; ratio of the sums ` +
+        `${w.ratio_of_sums}), ${w.ratio_vs_unsigned_site}× ${sig.unsigned_site}`);
+    }
+  }
+  const w = sig.per_url_microseconds?.workerd;
+  const node = sig.per_url_microseconds?.node;
+  if (w) {
+    row('one URL signed, fresh, in workerd (worker/signing/ as bundled)', `exp/sig (MD5) **${w.exp_sig} µs** · JWT (HS256) **${w.jwt} µs**`,
+      node ? `Node (schemes.ts via esbuild): exp/sig ${node.exp_sig} µs, JWT ${node.jwt} µs; MD5 alone ${node.md5_alone} µs, ` +
+        `HMAC-SHA-256 alone ${node.hmac_sha256_alone} µs` : '');
+  }
+  const a = sig.per_answer_microseconds;
+  if (a) {
+    row(`one answer's signatures in workerd: media (${a.media.platform_urls} URLs, ${a.media.distinct_urls} distinct)`,
+      `first in a window **${a.media.fresh} µs** · remembered (every later HIT) **${a.media.remembered} µs**`,
+      'signed on every HIT, from the memo' + (a.media.render_signed === undefined ? ''
+        : `; rendering the answer (JSON and ETag) ${a.media.render_signed} µs signed, ${a.media.render_unsigned} µs unsigned`));
+    row(`feed page (${a.feed.items} items, ${a.feed.platform_urls} URLs, ${a.feed.distinct_urls} distinct)`,
+      `first in a window ${a.feed.fresh} µs · remembered ${a.feed.remembered} µs`, 'rendered once per window and held: its HITs sign nothing');
+  }
+  if (sig.upstream_calls_during_runs !== undefined) {
+    row('checks', `${n(sig.upstream_calls_during_runs)} upstream calls during the runs; sandbox enforcement ${sig.sandbox_enforcement.before} → ` +
+      `${sig.sandbox_enforcement.during} (section) → ${sig.sandbox_enforcement.after}`,
+    `media URLs fetched, enforcement off: ${['signed', 'unsigned', 'unsigned_site'].map((c) => `${c} ${sig.url_checks[c].first_source}/` +
+      `${sig.url_checks[c].poster}`).join(', ')} (source/poster)` + (sig.url_checks.enforced ? `; enforcement on again: signed source ` +
+      `${sig.url_checks.enforced.signed}, unsigned ${sig.url_checks.enforced.unsigned}` : ''));
+  }
   return rows;
 }
