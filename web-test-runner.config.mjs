@@ -11,21 +11,30 @@ import { summaryReporter } from './test/components/support/summary-reporter.mjs'
 import { CHROMIUM_ARGS, findBrowser } from './test/support/find-browser.mjs';
 
 const worker = process.env.REELGATE_TEST_WORKER;
+const sandbox = process.env.REELGATE_TEST_SANDBOX;
+/** `/__reelgate-test/worker/<path>`: a page of the worker (worker/render/ renders it), asked for as a crawler would. */
+const WORKER_PAGE = '/__reelgate-test/worker/';
 const unit = 'test/components/**/*.test.ts';
 const integration = 'test/components/integration/**/*.test.ts';
 
 /**
  * Forwards /api/* (and /oembed, which a CMS asks from its server) to the worker started for the integration suite,
- * headers included (x-reelgate-dev-ip).
+ * headers included (x-reelgate-dev-ip); `/__reelgate-test/worker/<path>` to the worker's `<path>` (a page it serves,
+ * without the test page's origin, as a crawler asks); and `GET /_sandbox/catalog` to the sandbox (which sends no CORS
+ * headers on its controls), so the suites find ids there instead of writing them down.
  */
 function apiProxy() {
   return async (context, next) => {
-    if (!worker || !(context.path.startsWith('/api/') || context.path === '/oembed')) return next();
+    let target = null;
+    if (worker && (context.path.startsWith('/api/') || context.path === '/oembed')) target = new URL(context.url, worker);
+    else if (worker && context.path.startsWith(WORKER_PAGE)) target = new URL(context.url.slice(WORKER_PAGE.length - 1), worker);
+    else if (sandbox && context.method === 'GET' && context.path === '/_sandbox/catalog') target = new URL(context.url, sandbox);
+    if (!target) return next();
     const headers = {};
     for (const [name, value] of Object.entries(context.request.headers)) {
       if (!['host', 'connection', 'origin', 'referer', 'cookie'].includes(name)) headers[name] = value;
     }
-    const response = await fetch(new URL(context.url, worker), { method: context.method, headers });
+    const response = await fetch(target, { method: context.method, headers });
     context.status = response.status;
     for (const [name, value] of response.headers) {
       if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) {
@@ -44,16 +53,55 @@ const chrome = chromeLauncher({
 });
 
 /**
+ * What the page's network did, from the browser's DevTools connection: each request's URL, method and the status
+ * the server answered, even where the page cannot read it (a cross-origin answer without CORS headers, a media
+ * element's own requests). `sent` and `ended` are DevTools timestamps (seconds, one clock for every request).
+ */
+const networkLogs = new Map();
+
+async function networkLog(page, sessionId, action) {
+  const current = networkLogs.get(sessionId);
+  if (action === 'read') {
+    return { entries: current ? [...current.entries.values()].map((e) => ({ ...e, status: e.status ?? current.statuses.get(e.id) ?? null })) : [] };
+  }
+  await current?.client.detach().catch(() => {});
+  networkLogs.delete(sessionId);
+  if (action !== 'start') return { entries: [] };
+  const client = await page.createCDPSession();
+  const log = { client, entries: new Map(), statuses: new Map() };
+  const entry = (id) => log.entries.get(id);
+  client.on('Network.requestWillBeSent', (e) => {
+    log.entries.set(e.requestId, { id: e.requestId, url: e.request.url, method: e.request.method, type: e.type ?? null,
+      sent: e.timestamp, ended: null, status: null, failed: null });
+  });
+  // The status on the wire, also sent for answers the page is not allowed to read (a CORS failure).
+  client.on('Network.responseReceivedExtraInfo', (e) => { log.statuses.set(e.requestId, e.statusCode); });
+  client.on('Network.responseReceived', (e) => {
+    const found = entry(e.requestId);
+    if (found) { found.status = e.response.status; found.ended ??= e.timestamp; }
+  });
+  client.on('Network.loadingFailed', (e) => {
+    const found = entry(e.requestId);
+    if (found) { found.failed = e.corsErrorStatus?.corsError ?? e.blockedReason ?? e.errorText; found.ended ??= e.timestamp; }
+  });
+  await client.send('Network.enable');
+  networkLogs.set(sessionId, log);
+  return { entries: [] };
+}
+
+/**
  * Server commands of the player suites (`reelgate-throttle`, below) and of the iframe-embed suite (test/components/integration/oembed.test.ts): `reelgate-worker` answers
  * the worker's address; `reelgate-frame` reports what the embed page inside a cross-origin iframe shows, read through
- * the browser's DevTools connection, as a page script cannot look inside another origin's frame.
+ * the browser's DevTools connection, as a page script cannot look inside another origin's frame; `reelgate-network`
+ * (`{ action: 'start' | 'read' | 'stop' }`) records what the page's network did (networkLog, above).
  */
 function embedFrames() {
   return {
     name: 'reelgate-embed-frames',
     async executeCommand({ command, payload, session }) {
       // Answers are wrapped: a plain null would read as "not handled" to web-test-runner.
-      if (command === 'reelgate-worker') return { worker: worker ?? null };
+      if (command === 'reelgate-worker') return { worker: worker ?? null, sandbox: sandbox ?? null };
+      if (command === 'reelgate-network') return networkLog(chrome.getPage(session.id), session.id, payload?.action);
       // The player suites' network: `{ download }` bytes per second (with 20 ms latency), or null for full speed,
       // through DevTools' own throttling, so every request the page makes (hls.js's segments too) is slowed.
       if (command === 'reelgate-throttle') {

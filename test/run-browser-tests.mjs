@@ -5,7 +5,7 @@
 // 2. Starts the sandbox upstream and the edge worker with `wrangler dev` (test/support/dev-workers.mjs) on free ports
 //    from 18787/18788 (DEV_MODE on, sandbox-only secrets from .dev.vars.example, each with its own state folder in a
 //    throwaway directory), waits until both answer, and hands the worker's address to the integration suite
-//    (REELGATE_TEST_WORKER).
+//    (REELGATE_TEST_WORKER; the sandbox's in REELGATE_TEST_SANDBOX, for its catalog).
 //    REELGATE_SKIP_INTEGRATION=1 skips that part.
 // 3. Runs web-test-runner, stops both workers, and exits with its status. The summary reporter writes
 //    .build/wtr-summary.json ({passed, failed}) and prints "components: N passed, N failed".
@@ -44,12 +44,13 @@ if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
   console.log(`test:components: worker ${workers.workerUrl} and sandbox ${workers.sandboxUrl} are up`);
 }
 const workerUrl = workers?.workerUrl ?? null;
+const sandboxUrl = workers?.sandboxUrl ?? null;
 
 const wtr = spawn(process.execPath, [at('node_modules/@web/test-runner/dist/bin.js'), '--config',
   at('web-test-runner.config.mjs'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...env, CHROME_PATH: browser.path, ...(workerUrl ? { REELGATE_TEST_WORKER: workerUrl } : {}) },
+  env: { ...env, CHROME_PATH: browser.path, ...(workerUrl ? { REELGATE_TEST_WORKER: workerUrl, REELGATE_TEST_SANDBOX: sandboxUrl } : {}) },
 });
 const code = await new Promise((resolve) => wtr.on('exit', (c) => resolve(c ?? 1)));
 await workers?.stop();

@@ -60,12 +60,12 @@ export function mediaUrl(endpoint: string | null | undefined, url: string): stri
   return resolved.href;
 }
 
+/**
+ * Whether a URL expires, so that asking for the media again renews it: the worker's playback URLs, and the platform's
+ * URLs the worker signed (`sig`, `token`: a property that enforces URL signing).
+ */
 export function isPlaybackUrl(url: string): boolean {
-  try {
-    return new URL(url, location.href).pathname.startsWith(PLAYBACK_PATH);
-  } catch {
-    return false;
-  }
+  return /\/api\/play\/|(sig|token)=/.test(url);
 }
 
 /**

@@ -51,7 +51,10 @@ export async function deliver(store: Store, env: SandboxEnv, request: Request, u
       if (error instanceof HttpError) return errorResponse(error.status, error.code, error.message);
       throw error;
     }
-    if (!verdict.ok) return errorResponse(403, 'access_forbidden', verdict.why, { 'cache-control': 'no-store' });
+    // CORS-open like every answer of the delivery host, so a player on any page reads the 403 (and renews its URLs).
+    if (!verdict.ok) {
+      return errorResponse(403, 'access_forbidden', verdict.why, { 'cache-control': 'no-store', 'access-control-allow-origin': '*' });
+    }
     params = verdict.params;
     const { exp, secret } = verdict;
     if (owner.scheme === 'legacy' && exp !== null && secret !== undefined) sign = (file) => legacyQuery(file, exp, secret);

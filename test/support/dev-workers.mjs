@@ -8,10 +8,10 @@
 // Geo API and delivery. A suite is handed the addresses only once wrangler has said "Ready on" (so a server someone
 // else runs on a port can never be mistaken for ours) and both answer HTTP.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,14 +55,9 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * `label` prefixes what is printed; `workerPort`/`sandboxPort` are where the search for free ports starts, and the
  * inspector ports are searched from `inspectorPort` (default: worker port + 1100) on.
- *
- * `pages` (optional): `async (sandboxUrl) => ({ '<path>.html': '<html>' })`, extra pages for the worker to serve and
- * render (worker/render/), made from what the running sandbox says (its `/_sandbox/catalog`). With it the sandbox is
- * started first; the worker then serves a copy of dist/ with those pages added (`wrangler dev --assets`, in the state
- * folder), never dist/ itself, which stays as the build wrote it.
  */
 export async function startDevWorkers({ label, workerPort, sandboxPort, inspectorPort = workerPort + 1100,
-  statePrefix = 'reelgate-dev-', timeoutMs = 90_000, pages = null }) {
+  statePrefix = 'reelgate-dev-', timeoutMs = 90_000 }) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
   const children = [];
   let stopping = false;
@@ -130,40 +125,16 @@ export async function startDevWorkers({ label, workerPort, sandboxPort, inspecto
   state = mkdtempSync(join(tmpdir(), statePrefix));
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
   const workerUrl = `http://127.0.0.1:${ports.worker}`;
-  const deadline = Date.now() + timeoutMs;
   const sandbox = startWrangler('sandbox', ['dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(ports.sandbox),
     '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', join(state, 'sandbox'),
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
     '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`]);
-  const assets = [];
-  if (pages) {
-    const sandboxUp = (await ready(sandbox, deadline)) && (await answers(`${sandboxUrl}/`, deadline));
-    if (!sandboxUp) {
-      const logs = sandbox.log().slice(-1500);
-      await stop();
-      throw new Error(`the sandbox did not start within ${Math.round(timeoutMs / 1000)} s:\n${logs}`);
-    }
-    const directory = join(state, 'assets');
-    try {
-      const extra = await pages(sandboxUrl);
-      cpSync(at('dist'), directory, { recursive: true });
-      for (const [path, html] of Object.entries(extra)) {
-        const file = join(directory, path);
-        if (!file.startsWith(`${directory}/`)) throw new Error(`pages: ${path} is outside the assets folder`);
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, html);
-      }
-    } catch (error) {
-      await stop();
-      throw error;
-    }
-    assets.push('--assets', directory);
-  }
-  const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', ...assets, '--port', String(ports.worker),
+  const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(ports.worker),
     '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', `DELIVERY_BASE_URL:${sandboxUrl}`,
     '--var', 'DEV_MODE:true', '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
     '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`]);
+  const deadline = Date.now() + timeoutMs;
   const up = (await ready(sandbox, deadline)) && (await ready(worker, deadline)) &&
     (await answers(`${sandboxUrl}/`, deadline)) && (await answers(`${workerUrl}/api/geo`, deadline));
   if (!up) {
