@@ -5,10 +5,9 @@ import { allowedCustomParams, cacheKeys, isPublished, loadMedia } from '../catal
 import { mediaPolicies, membershipFor } from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
-import { readQuery, requireId } from '../http/request-guard.ts';
 import { playbackBinding, withPlaybackUrls } from '../playback/index.ts';
 import { signerFor, signMedia } from '../signing/index.ts';
-import type { ResourceDeclaration } from './pipeline.ts';
+import { siteAndId, type ResourceDeclaration } from './pipeline.ts';
 
 export interface MediaInput {
   site: SiteConfig;
@@ -18,10 +17,8 @@ export interface MediaInput {
 export const media: ResourceDeclaration<MediaInput, MediaResponse, MediaResponse> = {
   kind: 'media',
   input(c) {
-    const site = c.site(c.params.site);
-    const mediaId = requireId(c.params.media, 'media');
-    readQuery(c.request, []);
-    return { site, mediaId };
+    const { site, id } = siteAndId(c, 'media');
+    return { site, mediaId: id };
   },
   // Decided before the media is read: a refused caller learns nothing of it, and spends nothing on it. Its playlists
   // bind it too (geo/membership.ts).

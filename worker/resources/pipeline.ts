@@ -14,7 +14,9 @@
 import { publicCaller, type CallerContext } from '../budget/index.ts';
 import { cached, type CachedValue } from '../cache/index.ts';
 import { enforcePolicies } from '../geo/index.ts';
+import type { SiteConfig } from '../config.ts';
 import type { RequestContext } from '../http/context.ts';
+import { readQuery, requireId } from '../http/request-guard.ts';
 import { jsonResponse, renderedResponse, type RenderedJson } from '../http/respond.ts';
 import { cacheControlFor, type ResourceKind } from './cache-caps.ts';
 
@@ -84,6 +86,14 @@ export async function resolveInput<In, V, B>(resource: ResourceDeclaration<In, V
   const presented = await resource.present(c, input, loaded, bound);
   if (loaded?.standIn) presented.noStore = true;
   return { presented, loaded };
+}
+
+/** Step 1 of a site's single resource (`/api/sites/:site/<kind>s/:<kind>`): the configured site and the id, no query. */
+export function siteAndId(c: RequestContext, kind: 'media' | 'player'): { site: SiteConfig; id: string } {
+  const site = c.site(c.params.site);
+  const id = requireId(c.params[kind], kind);
+  readQuery(c.request, []);
+  return { site, id };
 }
 
 /** The route handler of a resource: steps 1-5. */

@@ -6,8 +6,7 @@ import type { SiteConfig } from '../config.ts';
 import type { PlayerResponse } from '../contract/public-api.ts';
 import { cacheKeys, loadPlayer } from '../catalog/index.ts';
 import { allowedBy, boundSettings, membershipFor, namesAnything } from '../geo/index.ts';
-import { readQuery, requireId } from '../http/request-guard.ts';
-import type { ResourceDeclaration } from './pipeline.ts';
+import { siteAndId, type ResourceDeclaration } from './pipeline.ts';
 
 export interface PlayerInput {
   site: SiteConfig;
@@ -17,10 +16,8 @@ export interface PlayerInput {
 export const player: ResourceDeclaration<PlayerInput, PlayerResponse, PlayerResponse> = {
   kind: 'player',
   input(c) {
-    const site = c.site(c.params.site);
-    const playerId = requireId(c.params.player, 'player');
-    readQuery(c.request, []);
-    return { site, playerId };
+    const { site, id } = siteAndId(c, 'player');
+    return { site, playerId: id };
   },
   policies: (_c, { site }) => [site.policy],
   key: ({ site, playerId }) => cacheKeys.player(site.id, playerId),
