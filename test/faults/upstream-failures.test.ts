@@ -10,7 +10,7 @@ import {
 } from './world.ts';
 
 const config = JSON.parse(env.REELGATE_CONFIG) as {
-  sites: Record<string, unknown>; policies: Record<string, unknown>; budget: { rate_per_minute: number; burst: number };
+  sites: Record<string, { url_signing?: unknown }>; policies: Record<string, unknown>; budget: { rate_per_minute: number; burst: number };
 };
 const t = tally('faults-stale-cache (outage, 429 storm, 30 % errors)');
 
@@ -21,7 +21,7 @@ let startedAt: number;
 beforeAll(async () => {
   await resetSandbox();
   startedAt = Date.now();
-  world = await describeWorld(Object.keys(config.sites));
+  world = await describeWorld(config.sites);
   served = await fill(world, Object.keys(config.policies), 150_000);
 });
 

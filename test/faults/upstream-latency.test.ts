@@ -9,7 +9,7 @@ import {
 } from './world.ts';
 
 const config = JSON.parse(env.REELGATE_CONFIG) as {
-  sites: Record<string, unknown>; policies: Record<string, unknown>; budget: { upstream_timeout_ms: number };
+  sites: Record<string, { url_signing?: unknown }>; policies: Record<string, unknown>; budget: { upstream_timeout_ms: number };
 };
 /** Well beyond the worker's upstream timeout, so every call that reaches the upstream times out. */
 const LATENCY_MS = Math.max(3_000, config.budget.upstream_timeout_ms * 3);
@@ -22,7 +22,7 @@ let served: Map<string, string>;
 
 beforeAll(async () => {
   await resetSandbox();
-  world = await describeWorld(Object.keys(config.sites));
+  world = await describeWorld(config.sites);
   served = await fill(world, Object.keys(config.policies), 150_000);
 });
 
