@@ -23,7 +23,7 @@ export const deliveryPath = {
 } as const;
 
 /** Where the catalog's files are. `/cdn/` holds the test fixtures only (hostile folder, test HLS, generated files). */
-export const DELIVERY_PREFIXES = ['/videos/', '/manifests/', '/tracks/', '/strips/', '/v2/media/', '/cdn/'] as const;
+export const DELIVERY_PREFIXES = ['/videos/', '/manifests/', '/tracks/', '/strips/', '/thumbs/', '/v2/media/', '/cdn/'] as const;
 
 export function isDeliveryPath(path: string): boolean {
   return DELIVERY_PREFIXES.some((prefix) => path.startsWith(prefix));
@@ -39,9 +39,12 @@ export interface DeliveryOwner {
 
 /** The owner of a catalog file by its path alone, or null for anything else (fixtures, unknown shapes). */
 export function deliveryOwner(path: string): DeliveryOwner | null {
-  let match = /^\/videos\/([A-Za-z0-9]+)-[A-Za-z0-9]+\.(?:mp4|m4a)$/.exec(path)
+  // `/videos/<media>.mp4` and `/thumbs/<media>-<width>.jpg` are the platform's too (the sandbox serves neither): they
+  // belong to their media all the same, so an enforcing site refuses them unsigned before anything else.
+  let match = /^\/videos\/([A-Za-z0-9]+)(?:-[A-Za-z0-9]+)?\.(?:mp4|m4a)$/.exec(path)
     ?? /^\/manifests\/([A-Za-z0-9]+)(?:\.m3u8|\/.+)$/.exec(path)
-    ?? /^\/strips\/([A-Za-z0-9]+)-[0-9]+\.(?:vtt|svg)$/.exec(path);
+    ?? /^\/strips\/([A-Za-z0-9]+)-[0-9]+\.(?:vtt|svg)$/.exec(path)
+    ?? /^\/thumbs\/([A-Za-z0-9]+)-[0-9]+\.jpg$/.exec(path);
   if (match) return { kind: 'media', id: match[1]!, scheme: 'legacy' };
   match = /^\/tracks\/([A-Za-z0-9]+)\.vtt$/.exec(path);
   if (match) return { kind: 'text_track', id: match[1]!, scheme: 'legacy' };
