@@ -73,29 +73,31 @@ export function signerFor(env: Env, config: Config, siteId: string, request?: Re
   const shortened = devSeconds(env, request);
   const answerExpiry = (nowMs: number) => (shortened !== null ? Math.floor(nowMs / 1000) + shortened
     : Math.ceil((nowMs / 1000 + signing.lifetimeMinutes * 60) / window) * window);
-  const sign = async (url: URL, exp: number): Promise<string> => {
-    const key = `${siteId} ${exp} ${url.href}`;
-    let signed = remembered.get(key);
-    if (signed === undefined) {
-      signed = (await signUrl(url, exp, secret)).href;
-      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-      remembered.set(key, signed);
-    }
-    return signed;
-  };
   return {
     site: siteId,
     shortened: shortened !== null,
     answerExpiry,
     windowEndMs: (nowMs) => (Math.floor(nowMs / 1000 / window) + 1) * window * 1000,
+    // A HIT signs the same URLs for the same expiry again: looked up by their text first, parsed and signed only on a
+    // miss, once per window (the secret is part of the key, so a rotated one never meets an old signature).
     async forAnswer(text, nowMs = Date.now()) {
-      let url: URL;
-      try {
-        url = new URL(text);
-      } catch {
-        return text;
+      if (deliveryOrigin === null) return text;
+      const exp = answerExpiry(nowMs);
+      const key = `${secret}\n${exp}\n${text}`;
+      let signed = remembered.get(key);
+      if (signed === undefined) {
+        let url: URL;
+        try {
+          url = new URL(text);
+        } catch {
+          return text;
+        }
+        if (!onDelivery(url)) return text;
+        signed = (await signUrl(url, exp, secret)).href;
+        if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+        remembered.set(key, signed);
       }
-      return onDelivery(url) ? sign(url, answerExpiry(nowMs)) : text;
+      return signed;
     },
     async forFetch(url, nowMs = Date.now()) {
       return onDelivery(url) ? new URL(await signUrl(url, Math.floor(nowMs / 1000) + FETCH_SECONDS, secret)) : url;
