@@ -509,16 +509,21 @@ describe('sealed origin: the signing site through the real worker, with the sand
       // What asked: the delivery host refused a URL of the first answer (its expiry) before the worker was asked again.
       const mediaAsked = (all: NetworkEntry[]) => all.filter((e) => e.url.includes(`/api/sites/${SITE}/media/${chosen.id}`))
         .sort((a, b) => a.sent - b.sent);
-      const entries = await networkWhen((all) => mediaAsked(all).length >= 2, 'the renewal in the network log');
+      // Every 403 was for the expired URLs: the fresh ones (asked after the renewal, not of the first answer's expiry)
+      // opened. A request still in flight when the log is read, or one hls.js aborted, has no status and says nothing.
+      const freshOf = (all: NetworkEntry[]) => {
+        const renewal = mediaAsked(all)[1];
+        return renewal ? all.filter((e) => new URL(e.url).origin === delivery && e.sent > renewal.sent && answered(e) &&
+          new URL(e.url).searchParams.get('exp') !== String(expiry)) : [];
+      };
+      const entries = await networkWhen((all) => freshOf(all).length > 0, 'the renewal and a fresh URL answered in the network log');
       const again = mediaAsked(entries)[1]!;
       const refusals = entries.filter((e) => new URL(e.url).origin === delivery && e.status === 403 &&
         new URL(e.url).searchParams.get('exp') === String(expiry));
       expect(refusals.length, 'the delivery host refused an expired URL').to.be.greaterThan(0);
       expect(refusals.some((e) => (e.ended ?? Infinity) <= again!.sent), 'that refusal came before the renewal').to.equal(true);
-      // Every 403 was for the expired URLs: the fresh ones opened.
-      const fresh = entries.filter((e) => new URL(e.url).origin === delivery && e.sent > again!.sent);
-      expect(fresh.length, 'the fresh URLs were used').to.be.greaterThan(0);
-      for (const entry of fresh) expect([200, 206, 304], `${entry.url}: ${entry.status}`).to.include(entry.status);
+      const fresh = freshOf(entries);
+      for (const entry of fresh) expect([200, 206, 304], `${entry.url}: ${entry.status} ${entry.failed ?? ''}`).to.include(entry.status);
     } finally {
       window.fetch = original;
     }
