@@ -6,3 +6,10 @@ declare namespace Cloudflare {
     SANDBOX: Fetcher;
   }
 }
+
+/** parse-prometheus-text-format (test/worker/metrics.test.ts) ships no types: the shape it returns. */
+declare module 'parse-prometheus-text-format' {
+  interface Sample { value: string; labels?: Record<string, string> }
+  interface Family { name: string; help: string; type: string; metrics: Sample[] }
+  export default function parsePrometheusTextFormat(text: string): Family[];
+}

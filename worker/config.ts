@@ -111,6 +111,15 @@ export interface Config {
   budget: BudgetConfig;
   feed: FeedConfig;
   playback: PlaybackConfig;
+  metrics: MetricsConfig;
+}
+
+/** What the worker records about itself (worker/metrics/). */
+export interface MetricsConfig {
+  /** Counting on (the default); off, nothing is counted or stored (the bench compares the two). */
+  record: boolean;
+  /** The longest an isolate holds its counts before sending them to the metrics object. */
+  flushSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -272,7 +281,7 @@ export function parseConfig(input: unknown): Config {
   }
   const root = obj(raw, 'REELGATE_CONFIG');
   noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'public_origin', 'custom_params_allowlist', 'cache', 'budget',
-    'feed', 'playback'], 'REELGATE_CONFIG');
+    'feed', 'playback', 'metrics'], 'REELGATE_CONFIG');
 
   const policies = new Map<string, GeoPolicy>();
   for (const [name, p] of Object.entries(obj(root.policies, 'policies'))) policies.set(name, parsePolicy(name, p));
@@ -327,6 +336,7 @@ export function parseConfig(input: unknown): Config {
       variantWindowSeconds: num(f.variant_window_seconds, 'feed.variant_window_seconds', 60, 1, 86_400),
     },
     playback: parsePlayback(root.playback),
+    metrics: parseMetrics(root.metrics),
   };
 }
 
@@ -366,6 +376,16 @@ function parsePlayback(raw: unknown): PlaybackConfig {
   return {
     tokenMinutes: num(p.token_minutes, 'playback.token_minutes', 60, 1, 1440),
     bindNetwork: (p.bind_network as boolean | undefined) ?? true,
+  };
+}
+
+function parseMetrics(raw: unknown): MetricsConfig {
+  const m = obj(raw, 'metrics');
+  noUnknownKeys(m, ['record', 'flush_seconds'], 'metrics');
+  if (m.record !== undefined && typeof m.record !== 'boolean') throw new ConfigError('metrics.record must be true or false');
+  return {
+    record: (m.record as boolean | undefined) ?? true,
+    flushSeconds: num(m.flush_seconds, 'metrics.flush_seconds', 10, 1, 60),
   };
 }
 

@@ -18,13 +18,26 @@ import { checkRawPath, guardRequest, rawTarget } from './http/request-guard.ts';
 import { isOwnResponse } from './http/respond.ts';
 import { applySecurityHeaders } from './http/security-headers.ts';
 import { devMode } from './http/visitor.ts';
+import { count, flushSoon, isRecording, useMetricsConfig } from './metrics/index.ts';
 import { playRoute } from './playback/index.ts';
 import { renderedPageRoute } from './render/index.ts';
 import { feed, gate, geo, media, player, serve } from './resources/index.ts';
 
 export { BudgetObject } from './budget/index.ts';
+export { MetricsObject } from './metrics/index.ts';
 
 type Args = [Env, ExecutionContext];
+/** Which front door a path came in by, as `/admin/metrics` counts requests. */
+function doorOf(path: string): string {
+  if (path.startsWith('/api/play/')) return 'playback';
+  if (path.startsWith('/api/')) return 'api';
+  if (path.startsWith('/embed/') || path === '/oembed') return 'embed';
+  if (path.startsWith('/v2/')) return 'v2';
+  if (path.startsWith('/v1/') || path === '/v1') return 'v1';
+  if (path.startsWith('/admin/') || path === '/admin') return 'admin';
+  return 'page';
+}
+
 /** A request of the site mount, carrying the context its front door built for it. */
 type SiteRequest = IRequest & { context: RequestContext };
 type Handler = (c: RequestContext) => Promise<Response>;
@@ -94,7 +107,10 @@ read('*', renderedPageRoute);
  */
 const router = Router<IRequest, Args>({
   before: [
-    (request) => {
+    (request, env) => {
+      // Whether this request is counted (worker/metrics/): set before anything counts.
+      const config = configOrNull(env);
+      if (config) useMetricsConfig(config.metrics);
       checkRawPath(request.url);
     },
   ],
@@ -103,13 +119,19 @@ const router = Router<IRequest, Args>({
     return errorResponse(error);
   },
   finally: [
-    (response: Response | undefined, request: IRequest, env: Env) => {
+    (response: Response | undefined, request: IRequest, env: Env, ctx: ExecutionContext) => {
       let out = response instanceof Response ? response : errorResponse(notFound('No such route.'));
       // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
       // copied. A HEAD answer is always copied without its body.
       if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
-      applyCors(request as unknown as Request, out, configOrNull(env));
+      const config = configOrNull(env);
+      applyCors(request as unknown as Request, out, config);
       applySecurityHeaders(request as unknown as Request, out);
+      // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
+      if (isRecording()) {
+        count('requests', { door: doorOf(new URL(request.url).pathname), class: `${Math.floor(out.status / 100)}xx` });
+        flushSoon(env, (promise) => ctx.waitUntil(promise));
+      }
       return out;
     },
   ],

@@ -188,10 +188,10 @@ for (const waiver of waivers) {
 // behind it. The worker's root holds the entry, `env` and `config` only. components/ and demo/sandbox/ stand beside the
 // worker and share only its contract with it.
 const under = (dir) => (path) => path.startsWith(`${dir}/`);
-const LAYERS = ['contract', 'upstream', 'plumbing', 'budget', 'cache', 'catalog', 'signing', 'geo', 'playback', 'resources',
+const LAYERS = ['contract', 'upstream', 'plumbing', 'metrics', 'budget', 'cache', 'catalog', 'signing', 'geo', 'playback', 'resources',
   'embed', 'render', 'gateway', 'front door'];
-const DOMAIN_FOLDERS = ['budget', 'cache', 'catalog', 'embed', 'gateway', 'geo', 'playback', 'render', 'resources', 'signing',
-  'upstream'];
+const DOMAIN_FOLDERS = ['budget', 'cache', 'catalog', 'embed', 'gateway', 'geo', 'metrics', 'playback', 'render', 'resources',
+  'signing', 'upstream'];
 const ROOT_MODULES = ['worker/index.ts', 'worker/env.ts', 'worker/config.ts'];
 /** The worker layer a module is in (null: not a worker module). */
 function layerOf(path) {

@@ -26,11 +26,13 @@ import type { CallerShare } from './caller-shares.ts';
 import { Coalescer, PARTIAL_MS } from './coalescing.ts';
 import { describeFailure, execute, isConfigured, refuseUnconfigured } from './execute.ts';
 import { KeyShares } from './key-shares.ts';
+import { shareOf as sideOf } from './lanes.ts';
 import { Reservations, type Load } from './reservations.ts';
 import { emptyStats, ServedLedger, type BudgetStats, type Performed } from './stats.ts';
 import type { TokenBucket } from './token-bucket.ts';
 import { pauseStorageKey, UpstreamSignals } from './upstream-signals.ts';
 import { VariantLimiter, type VariantAdmission } from './variants.ts';
+import { count, flushSoon, useMetricsConfig } from '../metrics/index.ts';
 
 export type { BudgetStats } from './stats.ts';
 
@@ -143,7 +145,9 @@ export class BudgetObject extends DurableObject<Env> {
     const now = this.clock();
     this.reservations.sweep(now);
     if (!isConfigured(this.env, request.api)) return { ok: false, failure: { kind: 'unconfigured' } };
-    return this.reservations.begin(request, now);
+    const admission = await this.reservations.begin(request, now);
+    this.flushMetrics();
+    return admission;
   }
 
   /**
@@ -245,26 +249,41 @@ export class BudgetObject extends DurableObject<Env> {
       // A gateway key's call spends its own account (key-shares.ts).
       if (viaShare && call.api === 'v2') await this.shares.spend(request);
       else if (!this.reservations.spend(call.api, load)) {
-        await this.admission.acquire(call.api, lane, caller, 1, load ? 0 : background ? 2 : 1);
+        await this.admission.acquire(call.api, lane, caller, 1, load ? 0 : background ? 2 : 1,
+          () => count('budget_waits', { side: sideOf(lane) }));
       }
     } catch (error) {
       if (error instanceof BudgetExhausted) {
         this.stats.refused += 1;
+        count('budget_refusals', { side: sideOf(lane) });
+        this.flushMetrics();
         return { result: { ok: false, failure: this.exhausted(call.api, error) }, serial: null };
       }
       throw error;
     }
     const serial = this.served.open();
     this.stats.granted[call.api] += 1;
+    count('upstream_calls', { side: sideOf(lane), api: call.api });
     this.signals.started(call.api);
     try {
       const value = await execute(this.env, call, this.budget.upstreamTimeoutMs, (api) => this.transport(api));
       return { result: { ok: true, value }, serial };
     } catch (error) {
-      return { result: { ok: false, failure: describeFailure(error) }, serial };
+      const failure = describeFailure(error);
+      if (failure.kind === 'transport') count('upstream_errors', { api: call.api, kind: 'transport' });
+      else if (failure.kind === 'upstream' && failure.status === 429) count('upstream_throttled', { api: call.api });
+      else if (failure.kind === 'upstream' && failure.status >= 500) count('upstream_errors', { api: call.api, kind: 'status' });
+      return { result: { ok: false, failure }, serial };
     } finally {
       this.signals.ended(call.api);
+      this.flushMetrics();
     }
+  }
+
+  /** This object's counts go to the metrics store like an isolate's: in the background, every few seconds. */
+  private flushMetrics(): void {
+    useMetricsConfig(getConfig(this.env).metrics);
+    flushSoon(this.env, (promise) => this.ctx.waitUntil(promise));
   }
 
   private exhausted(api: Api, error: BudgetExhausted): UpstreamFailure {

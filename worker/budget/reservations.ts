@@ -11,6 +11,7 @@ import { RECENT_MS } from './coalescing.ts';
 import { shareOf, type Lane, type Waiter } from './lanes.ts';
 import type { BudgetStats, Performed } from './stats.ts';
 import { heldBy, spendOne, type Draw } from './token-bucket.ts';
+import { count } from '../metrics/index.ts';
 
 /** Tokens are fractions; see token-bucket.ts. */
 const EPSILON = 1e-9;
@@ -92,6 +93,7 @@ export class Reservations {
     this.byKey.set(key, load);
     load.admission = admission.acquire(api, lane, caller, need, request.background ? 2 : 1, (waiter) => {
       load.waiter = waiter;
+      count('budget_waits', { side: shareOf(lane) });
     }).then((draw): LoadAdmission => {
       load.waiter = null;
       load.draw = draw;
@@ -106,6 +108,7 @@ export class Reservations {
       if (!(error instanceof BudgetExhausted)) throw error;
       stats().refused += 1;
       stats().loads.refused += 1;
+      count('budget_refusals', { side: shareOf(lane) });
       return { ok: false, failure: this.deps.refusal(api, error) };
     });
     return load.admission;

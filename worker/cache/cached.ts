@@ -16,6 +16,7 @@ import type { Env } from '../env.ts';
 import type { RequestContext } from '../http/context.ts';
 import { ApiError, notFound, upstreamUnavailable } from '../http/errors.ts';
 import { etagOf, type CacheState } from '../http/respond.ts';
+import { count } from '../metrics/index.ts';
 import { isEnvelope, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
 
@@ -109,15 +110,17 @@ export async function cached<T>(c: RequestContext, options: CachedOptions<T>): P
   if (entry) {
     const window = entry.found ? config[kind] : config.not_found;
     const age = now - entry.storedAt;
-    if (age < window.freshSeconds * 1000) return answer(entry, 'HIT');
+    if (age < window.freshSeconds * 1000) return answer(entry, 'HIT', kind);
     if (age < (window.freshSeconds + window.staleSeconds) * 1000 && entry.found) {
       if (!refreshing.has(key)) {
         refreshing.add(key);
-        ctx.waitUntil(load(c, options, entry.value, false, true).catch(() => {
+        ctx.waitUntil(load(c, options, entry.value, false, true).then(() => {
+          count('cache', { kind, state: 'REVALIDATED' });
+        }, () => {
           // The next request tries again; the stale answer stays in place.
         }).finally(() => refreshing.delete(key)));
       }
-      return answer(entry, 'STALE');
+      return answer(entry, 'STALE', kind);
     }
   }
 
@@ -125,9 +128,9 @@ export async function cached<T>(c: RequestContext, options: CachedOptions<T>): P
     const previous = entry?.found ? entry.value : undefined;
     const acceptRecent = entry === undefined;
     const fresh = await timing.measure('upstream', () => load(c, options, previous, acceptRecent, false));
-    return answer(fresh, 'MISS');
+    return answer(fresh, 'MISS', kind);
   } catch (error) {
-    if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE');
+    if (entry?.found && staleMayServe(error)) return answer(entry, 'STALE', kind);
     throw error;
   }
 }
@@ -148,7 +151,9 @@ export async function peekCached<T>(env: Env, config: Config, key: string): Prom
   return entry.found ? entry.value : null;
 }
 
-function answer<T>(entry: Envelope<T>, state: CacheState): CachedValue<T> {
+/** The answer of a cache lookup, counted by kind and state (a held "not found" is an answer too). */
+function answer<T>(entry: Envelope<T>, state: CacheState, kind: CachedOptions<T>['kind']): CachedValue<T> {
+  count('cache', { kind, state });
   if (!entry.found) throw notFound();
   return { value: entry.value, state, storedAt: entry.storedAt, etag: entry.etag };
 }

@@ -11,7 +11,10 @@ import { rawTarget } from '../http/request-guard.ts';
 import type { Env } from '../env.ts';
 import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
+import { requireAdmin } from './admin-auth.ts';
+import { metricsRoute } from './admin-metrics.ts';
 import { handleAdmin } from './admin-routes.ts';
+import { countedCall } from './call-metrics.ts';
 import { gatewayNotFound, invalid, methodNotAllowed, V2_ERRORS } from './errors.ts';
 import { authenticate, outcomeResponse, performCall, shareHeaders } from './forward.ts';
 import { readIdempotencyKey } from './idempotency.ts';
@@ -32,12 +35,13 @@ async function handleV2(request: Request, env: Env, path: string): Promise<Respo
     ? await authenticateUpload(request, env, lookup.route.params.upload!)
     : null;
   const key = upload?.key ?? await authenticate(request, env);
-  let response: Response;
-  try {
-    response = await forwardV2(request, env, lookup, key, upload);
-  } catch (error) {
-    response = errorResponse(error, V2_ERRORS);
-  }
+  const response = await countedCall(key.id, async () => {
+    try {
+      return await forwardV2(request, env, lookup, key, upload);
+    } catch (error) {
+      return errorResponse(error, V2_ERRORS);
+    }
+  });
   // A known caller always learns its share, refusals included.
   if (!response.headers.has(RATE_LIMIT_HEADER)) {
     const share = await shareOf(env, key.id);
@@ -88,6 +92,10 @@ export const gateway = Router<IRequest, [Env]>({
   .all('/v1', () => {
     throw gatewayNotFound('No such route; v1 calls are /v1/<route>, e.g. /v1/videos/list.');
   })
+  .all('/admin/metrics', at(async (request, env) => {
+    await requireAdmin(request, env.ADMIN_TOKEN);
+    return metricsRoute(request, env, new URL(request.url));
+  }))
   .all('/admin/*', at(handleAdmin))
   .all('/v2/*', at(handleV2));
 

@@ -8,7 +8,8 @@ import { geoBlocked } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 import { locateCaller } from './locate.ts';
 import type { Membership } from './membership.ts';
-import { decide, needsProxyClass } from './policy.ts';
+import { decideFor } from './decisions.ts';
+import { needsProxyClass } from './policy.ts';
 
 type Names = ReadonlyArray<string | null | undefined>;
 
@@ -25,7 +26,9 @@ export async function allowedBy(visit: RequestContext, lists: readonly Names[]):
   if (!all.length) return lists.map(() => true);
   const need = all.some(needsProxyClass) ? 'full' : 'country';
   const where = await locateCaller(visit, need);
-  return resolved.map((policies) => policies.every((policy) => decide(policy, where).allowed));
+  // Each policy decided once (and counted once), whichever lists name it.
+  const allowed = new Map(all.map((policy) => [policy.name, decideFor(visit, policy, where).allowed]));
+  return resolved.map((policies) => policies.every((policy) => allowed.get(policy.name)));
 }
 
 /** Throws 451 unless every named policy allows the caller. Returns whether any policy applied. */

@@ -9,7 +9,7 @@ export interface Decision {
   complete: boolean;
 }
 
-type Where = Pick<GeoResponse, 'country' | 'continent' | 'proxy' | 'source'>;
+export type Where = Pick<GeoResponse, 'country' | 'continent' | 'proxy' | 'source'>;
 
 /** Whether the policy asks about proxies at all: then the proxy class is a fact it needs. */
 export function needsProxyClass(policy: GeoPolicy): boolean {

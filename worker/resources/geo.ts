@@ -1,7 +1,7 @@
 /** GET /api/geo and GET /api/gate/:policy — the caller's own location, and a policy's decision for them. */
 import { POLICY_NAME, type GeoPolicy } from '../config.ts';
 import type { GateResponse, GeoResponse } from '../contract/public-api.ts';
-import { decide, locateCaller, locatedTag, needsProxyClass } from '../geo/index.ts';
+import { decideFor, locateCaller, locatedTag, needsProxyClass } from '../geo/index.ts';
 import { notFound } from '../http/errors.ts';
 import { readQuery } from '../http/request-guard.ts';
 import type { ResourceDeclaration } from './pipeline.ts';
@@ -30,7 +30,7 @@ export const gate: ResourceDeclaration<GeoPolicy, never, GateResponse> = {
   },
   async present(c, policy) {
     const where = await locateCaller(c, needsProxyClass(policy) ? 'full' : 'country');
-    const { allowed, reason, complete } = decide(policy, where);
+    const { allowed, reason, complete } = decideFor(c, policy, where);
     return { body: { policy: policy.name, allowed, reason, complete, country: where.country, proxy: where.proxy }, personal: true };
   },
 };

@@ -26,6 +26,7 @@ import { v1Error, V1_ANSWERS, type V1Ok } from './v1-answers.ts';
 import {
   acceptNonce, deriveV1Secret, isSignedCall, readSignedCall, signatureMatches, signatureRefused,
 } from './v1-signature.ts';
+import { countedCall } from '../call-metrics.ts';
 
 const MAX_FORM_BYTES = 16 * 1024;
 const DEFAULT_RESULT_LIMIT = 50;
@@ -278,6 +279,11 @@ export async function handleV1(request: Request, env: Env, path: string): Promis
   // The parameters are read first: a v1 signature is made of them.
   const params = await readParams(request);
   const key = await authenticateV1(request, env, params);
+  return countedCall(key.id, () => answerV1(request, env, path, params, key));
+}
+
+/** A v1 call of a known key: translated to its v2 calls and answered in the v1 shape. */
+async function answerV1(request: Request, env: Env, path: string, params: URLSearchParams, key: AccessKey): Promise<Response> {
   const name = path.slice('/v1/'.length).replace(/\/$/, '');
   const known = V1_ROUTES[name];
   if (!known) throw refuse(404, 'not_found', `/v1/${name.slice(0, 80)} is not a v1 route.`);

@@ -1,0 +1,9 @@
+/**
+ * What the worker records about itself (issue 26): `count` anywhere (no I/O), `flushSoon` after an answer, the store
+ * (`MetricsObject`), and the views `/admin/metrics` serves (JSON for the console, OpenMetrics for a scraper).
+ */
+export { METRICS, METRIC_NAMES, type LabelsOf, type MetricName } from './catalog.ts';
+export { MetricsObject, RETENTION_HOURS, MAX_POINTS_PER_MINUTE, MAX_SERIES_PER_METRIC } from './metrics-object.ts';
+export { openMetricsText, OPENMETRICS_TYPE } from './openmetrics.ts';
+export { count, discardPending, flushNow, flushSoon, isRecording, metricsStub, useMetricsConfig } from './recording.ts';
+export { liveWarnings, MAX_WINDOW_MINUTES, metricsView, sumOf, type MetricsView, type SeriesView } from './view.ts';

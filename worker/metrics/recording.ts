@@ -1,0 +1,71 @@
+/**
+ * The isolate's side: `count` adds to this isolate's tally (no I/O), and the front door (and the budget object, for
+ * its own counts) calls `flushSoon` after each answer, which sends the tally to the metrics object in the background
+ * (`waitUntil`) when it is `metrics.flush_seconds` old or large. A batch that cannot be sent is kept for the next
+ * flush, so a brief outage of the object loses nothing; an isolate recycled with counts pending loses at most those
+ * seconds. `/admin/metrics` flushes its own isolate first, so under `npm start` (one isolate) it shows every count.
+ */
+import type { MetricsConfig } from '../config.ts';
+import type { Env } from '../env.ts';
+import { minuteOf, type LabelsOf, type MetricName } from './catalog.ts';
+import { Tally } from './tally.ts';
+
+/** The one metrics object all isolates send to. */
+export const METRICS_OBJECT_NAME = 'global';
+/** Flush at once when this many minute-series are pending, whatever the interval. */
+const FLUSH_AT_SIZE = 1024;
+
+const tally = new Tally();
+let recording = true;
+let flushEveryMs = 10_000;
+let lastFlush = 0;
+
+export function metricsStub(env: Pick<Env, 'METRICS'>) {
+  return env.METRICS.get(env.METRICS.idFromName(METRICS_OBJECT_NAME));
+}
+
+/** Applies `metrics` of the configuration to this isolate (a request's front door, the budget object). */
+export function useMetricsConfig(config: MetricsConfig): void {
+  recording = config.record;
+  flushEveryMs = config.flushSeconds * 1000;
+}
+
+/** Whether this isolate counts (callers that build labels at some cost ask first). */
+export function isRecording(): boolean {
+  return recording;
+}
+
+/** Counts `by` (default 1) for the series in the current minute. */
+export function count<M extends MetricName>(metric: M, labels: LabelsOf<M>, by = 1): void {
+  if (!recording || !(by > 0)) return;
+  tally.add(metric, labels, by, minuteOf(Date.now()));
+}
+
+/** Sends the tally in the background if it is due: old enough, or large. Costs a comparison otherwise. */
+export function flushSoon(env: Pick<Env, 'METRICS'>, waitUntil: (promise: Promise<unknown>) => void): void {
+  if (tally.size === 0) return;
+  const now = Date.now();
+  if (now - lastFlush < flushEveryMs && tally.size < FLUSH_AT_SIZE) return;
+  lastFlush = now;
+  waitUntil(flushNow(env));
+}
+
+/** Sends the tally now; on failure it is kept for the next flush. */
+export async function flushNow(env: Pick<Env, 'METRICS'>): Promise<void> {
+  // An env without the binding (a test's own) keeps its counts: the tally is bounded.
+  if (!env.METRICS) return;
+  const batch = tally.drain(minuteOf(Date.now()));
+  if (batch.length === 0) return;
+  try {
+    await metricsStub(env).record(batch);
+  } catch {
+    tally.restore(batch);
+    console.error('reelgate metrics: could not send', batch.length, 'counts; kept for the next flush');
+  }
+}
+
+/** Forgets what is pending (tests: an isolate recycled before it flushed). */
+export function discardPending(): void {
+  tally.drain(0);
+  lastFlush = 0;
+}
