@@ -24,6 +24,19 @@ interface AuditRow extends Omit<AuditEntry, 'replayed'> {
   replayed: number;
 }
 
+/** `status`: one status (201), or a class (`4xx`: 400 to 499). */
+export type StatusFilter = { exact: number } | { from: number; below: number };
+
+/** What a page may be narrowed to; each filter is checked by its reader (admin-routes.ts), null when not asked. */
+export interface AuditFilters {
+  keyId: string | null;
+  site: string | null;
+  status: StatusFilter | null;
+  /** ISO 8601 times as stored (`Date#toISOString`): `since` inclusive, `until` exclusive. */
+  since: string | null;
+  until: string | null;
+}
+
 export class AuditLog {
   constructor(private readonly db: D1Database) {}
 
@@ -36,8 +49,8 @@ export class AuditLog {
       .run();
   }
 
-  /** Newest first; `before` is the `next_cursor` of the previous page. */
-  async page(options: { limit: number; before: number | null; keyId: string | null }): Promise<{
+  /** Newest first; `before` is the `next_cursor` of the previous page (the same filters give the next one). */
+  async page(options: { limit: number; before: number | null } & Partial<AuditFilters>): Promise<{
     entries: AuditEntry[];
     next_cursor: string | null;
   }> {
@@ -47,9 +60,31 @@ export class AuditLog {
       where.push('id < ?');
       values.push(options.before);
     }
-    if (options.keyId !== null) {
+    if (options.keyId != null) {
       where.push('key_id = ?');
       values.push(options.keyId);
+    }
+    if (options.site != null) {
+      where.push('site = ?');
+      values.push(options.site);
+    }
+    if (options.status != null) {
+      if ('exact' in options.status) {
+        where.push('status = ?');
+        values.push(options.status.exact);
+      } else {
+        where.push('status >= ? AND status < ?');
+        values.push(options.status.from, options.status.below);
+      }
+    }
+    // `at` is always `toISOString()` (UTC, milliseconds, `Z`), so its text orders as its time does.
+    if (options.since != null) {
+      where.push('at >= ?');
+      values.push(options.since);
+    }
+    if (options.until != null) {
+      where.push('at < ?');
+      values.push(options.until);
     }
     const sql = `SELECT id, at, key_id, method, route, path, site, status, idempotency_key, replayed FROM audit_log
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
