@@ -8,7 +8,8 @@
 // `npm run bench -- --section cold` (or several: `--section cold,embed`) runs only the sections named, starting only
 // the servers they need, and writes .build/bench-results.json instead (test/bench/results.json keeps the last full
 // run). Sections: edge (1), amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3),
-// render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own).
+// render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own),
+// metrics (8: the cached feed with metrics recording on against off, on a direct workerd stack of its own).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,6 +26,7 @@ import { machine } from './sections/machine.mjs';
 import { geoDecisions } from './sections/geo-decisions.mjs';
 import { playback } from './sections/playback.mjs';
 import { urlSigning } from './sections/url-signing.mjs';
+import { metricsRecording } from './sections/metrics-recording.mjs';
 import { table } from './lib/table.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
 import { sandboxSecrets } from './lib/secrets.mjs';
@@ -37,7 +39,7 @@ const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18
 
 const log = (message) => console.log(`[bench] ${message}`);
 
-const SECTIONS = ['edge', 'amplification', 'cold', 'embed', 'render', 'geo', 'playback', 'signing'];
+const SECTIONS = ['edge', 'amplification', 'cold', 'embed', 'render', 'geo', 'playback', 'signing', 'metrics'];
 
 /** The sections asked for with `--section a,b` (repeatable); every one (cold as part of amplification) by default. */
 function chosenSections(argv) {
@@ -174,6 +176,11 @@ async function main() {
     // `wrangler dev` servers above already gone.
     log('section 7: URL signing, the cost per answer (signed against unsigned, like with like)');
     results.url_signing = await urlSigning({ secrets, seconds: SECONDS }, log);
+  }
+  if (runs('metrics')) {
+    // Its own direct workerd stack too (the sandbox and two reelgates), after section 7's has stopped.
+    log('section 8: metrics recording, the cached feed with recording on against recording off');
+    results.metrics_recording = await metricsRecording({ secrets, seconds: SECONDS }, log);
   }
 
   if (runs('embed')) {

@@ -77,7 +77,8 @@ export function shippedConfig() {
 
 /**
  * reelgate's worker options: the configuration shipped in wrangler.toml, pointed at `upstream`, DEV_MODE on so
- * `x-reelgate-dev-ip` names the visitor (as in the rest of the bench). `config`, when given, maps the shipped
+ * `x-reelgate-dev-ip` names the visitor (as in the rest of the bench). Its bindings come from wrangler.toml as wrangler
+ * reads it, the Durable Objects among them (BUDGET, METRICS: each instance binds its own classes of the bundle). `config`, when given, maps the shipped
  * REELGATE_CONFIG (a copy) to the one this instance runs.
  */
 function reelgateOptions(name, upstream, secrets, config) {

@@ -91,8 +91,9 @@ export function table(results) {
     playbackRows(results.playback).forEach((line, i) => rows.push(i === 0 ? line : line.replace(/^\| 6 Geo-bound playback \|/, '|  |')));
   }
   if (results.url_signing) signingRows(results.url_signing).forEach((line) => rows.push(line));
+  if (results.metrics_recording) metricsRows(results.metrics_recording).forEach((line) => rows.push(line));
   const m = results.machine;
-  if (m) row('8 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
+  if (m) row('9 Machine', `${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, ${m.os}`,
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
     `esbuild ${m.esbuild} · lit ${m.lit}`);
   return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');
@@ -188,5 +189,24 @@ export function signingRows(sig) {
       `${sig.url_checks[c].poster}`).join(', ')} (source/poster)` + (sig.url_checks.enforced ? `; enforcement on again: signed source ` +
       `${sig.url_checks.enforced.signed}, unsigned ${sig.url_checks.enforced.unsigned}` : ''));
   }
+  return rows;
+}
+
+/** Section 8's rows: the cached feed with metrics recording on (as shipped), then off; what each instance counted. */
+export function metricsRows(met) {
+  const rows = [];
+  const row = (subject, figures, compared) => rows.push(`| ${rows.length ? '' : '8 Metrics recording'} | ${subject} | ${figures} | ${compared} |`);
+  const fig = (r) => `${n(r.requests_per_second)} req/s · p50 ${r.latency_ms.p50} ms · p99 ${r.latency_ms.p99} ms · ` +
+    `worker CPU ${(r.worker_cpu_us_per_request / 1000).toFixed(3)} ms/answer`;
+  const load = `direct workerd sockets, ${met.connections} connections, median of ${met.rounds} rounds of ${met.seconds_per_round} s`;
+  const r = met.ratio_per_round;
+  row(`cached feed (HIT), ${met.site}'s manual playlist (${met.items} items, ${n(met.body_bytes.on)} B), recording on as shipped ` +
+    `(flush every ${met.metrics_config.on.flush_seconds} s; ${load}); ${statuses(met.on.statuses)}`, fig(met.on),
+  `**${met.ratio}×** req/s of recording off (goal ≥ ${met.goal_ratio}: ${met.meets_goal ? 'met' : '**not met**'}; per round ${r.min}–${r.max}), ` +
+    `${met.latency_ratio.p50}× p50, ${met.latency_ratio.p99}× p99, **${met.cpu_ratio}×** worker CPU per answer`);
+  row(`the same page, \`metrics.record\` false (same bundle, same workerd process); ${statuses(met.off.statuses)}`, fig(met.off), 'baseline');
+  const counted = (c) => (c.error ? `unread (${c.error})` : `${n(c.requests)} requests, ${n(c.feed_hits)} feed HITs`);
+  row('checks', `counted by recording on: ${counted(met.recorded.on)} (${n(met.recorded.answered_on)} answered in the runs); ` +
+    `by recording off: ${counted(met.recorded.off)}`, `${n(met.upstream_calls_during_runs)} upstream calls during the runs`);
   return rows;
 }
