@@ -7,6 +7,8 @@
 //   dist/custom-elements.json     the custom elements manifest, from the classes' JSDoc
 //   dist/types/frameworks/        typed JSX (react.d.ts) and Vue (vue.d.ts) declarations, from the manifest
 //   dist/index.html + demo files  the publisher demo page, served at /
+//   dist/admin/                   the operator console (components/console/), served at /admin/: its own bundle
+//                                 (console.js, Lit inside), index.html and console.css; nothing of it is in the embed
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,7 +16,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, w
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { embedOptions, embedPlugins, hlsOptions, kitOptions } from './build-options.mjs';
+import { embedOptions, embedPlugins, hlsOptions, kitOptions, minifyAgain, minifyTemplates } from './build-options.mjs';
 import { writeFrameworkTypes } from './framework-types.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -121,6 +123,31 @@ function copyDemo(from) {
 }
 copyDemo(at('demo'));
 
+// The operator console: a bundle of its own from components/console/define.ts, with a whole Lit (the embed's trimmed
+// one has no `svg` templates, which its charts use), minified like the embed (templates, then oxc) but with no member
+// renaming (it would save 0.3 KB gzip). Nothing of it is shared with the embed, whose build never reaches these files.
+// The page is served under `script-src 'self'; style-src 'self'`, so index.html may hold no inline script, style or
+// handler: checked here.
+const consoleDir = join(dist, 'admin');
+rmSync(consoleDir, { recursive: true, force: true });
+mkdirSync(consoleDir, { recursive: true });
+const consoleBuild = await build({
+  ...common,
+  entryPoints: [at('components/console/define.ts')],
+  outfile: join(consoleDir, 'console.js'),
+  minify: true,
+  write: false,
+  plugins: [minifyTemplates, minifyAgain],
+});
+const consoleCode = consoleBuild.outputFiles[0].contents;
+writeFileSync(join(consoleDir, 'console.js'), consoleCode);
+const consolePage = readFileSync(at('components/console/index.html'), 'utf8');
+if (/<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle\s*=|\son[a-z]+\s*=/i.test(consolePage)) {
+  throw new Error('components/console/index.html: an inline script, style or event handler, which the console\'s CSP refuses');
+}
+writeFileSync(join(consoleDir, 'index.html'), consolePage);
+copyFileSync(at('components/console/console.css'), join(consoleDir, 'console.css'));
+
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = gzipSync(code, { level: 9 }).length;
 console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip = ${gz} B (core embed goal 16,384 B); ` +
@@ -137,6 +164,8 @@ const tag = (origin) => `<script type="importmap">${JSON.stringify({ integrity: 
   `<script type="module" src="${origin}/embed/reelgate.${hash}.js" integrity="${sri(code)}" crossorigin="anonymous"></script>\n`;
 writeFileSync(join(dist, 'embed-tag.txt'), tag(''));
 console.log(`build: the pinned tag (dist/embed-tag.txt), for https://<your worker>:\n${tag('https://<your worker>')}`);
+console.log(`build: dist/admin/console.js ${kb(consoleCode.length)} min, ${kb(gzipSync(consoleCode, { level: 9 }).length)} ` +
+  'min+gzip (the operator console, served at /admin/ with index.html and console.css; not part of the embed)');
 const manifest = JSON.parse(readFileSync(join(dist, 'custom-elements.json'), 'utf8'));
 const tags = manifest.modules.flatMap((m) => m.declarations ?? []).map((d) => d.tagName).filter(Boolean);
 console.log(`build: dist/custom-elements.json (${tags.join(', ') || 'no tags found'}), dist/lib/index.js, demo files`);
