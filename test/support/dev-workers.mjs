@@ -4,10 +4,10 @@
 // Both listen on 127.0.0.1, on the first free ports from the ones asked for (others may run their own `wrangler dev`
 // on the usual ones), each with its own inspector port and its own state folder in one throwaway directory: two
 // workerd processes opening the same SQLite files at once fail with SQLITE_BUSY (issue 9, item 8). The worker runs with
-// DEV_MODE on and the sandbox-only secrets of .dev.vars.example, and talks to the sandbox for the Management API, the
+// DEV_MODE on and the sandbox-only secrets of .dev.vars.example (the admin token included, for the console suite), and talks to the sandbox for the Management API, the
 // Geo API and delivery. A suite is handed the addresses only once wrangler has said "Ready on" (so a server someone
 // else runs on a port can never be mistaken for ours) and both answer HTTP.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -54,10 +54,11 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * removes the state folder. Rejects (after stopping whatever started) when they do not answer within `timeoutMs`.
  *
  * `label` prefixes what is printed; `workerPort`/`sandboxPort` are where the search for free ports starts, and the
- * inspector ports are searched from `inspectorPort` (default: worker port + 1100) on.
+ * inspector ports are searched from `inspectorPort` (default: worker port + 1100) on. `migrate` applies the gateway's
+ * D1 migrations to the worker's state first.
  */
 export async function startDevWorkers({ label, workerPort, sandboxPort, inspectorPort = workerPort + 1100,
-  statePrefix = 'reelgate-dev-', timeoutMs = 90_000 }) {
+  statePrefix = 'reelgate-dev-', timeoutMs = 90_000, migrate = false }) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
   const children = [];
   let stopping = false;
@@ -129,11 +130,20 @@ export async function startDevWorkers({ label, workerPort, sandboxPort, inspecto
     '--ip', '127.0.0.1', '--inspector-port', String(sandboxInspector), '--persist-to', join(state, 'sandbox'),
     '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
     '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`]);
+  if (migrate) {
+    // The gateway's schema, as `npm start` applies it (demo/start.mjs): suites that use keys or the console need it.
+    const applied = spawnSync(at('node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'GATEWAY_DB', '--local',
+      '--persist-to', join(state, 'worker')], { cwd: root, env: { ...env, CI: 'true' }, encoding: 'utf8' });
+    if (applied.status !== 0) {
+      await stop();
+      throw new Error(`applying the gateway database migrations failed:\n${(applied.stdout + applied.stderr).slice(-1500)}`);
+    }
+  }
   const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(ports.worker),
     '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', `DELIVERY_BASE_URL:${sandboxUrl}`,
     '--var', 'DEV_MODE:true', '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
-    '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`]);
+    '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`, '--var', `ADMIN_TOKEN:${vars.ADMIN_TOKEN}`]);
   const deadline = Date.now() + timeoutMs;
   const up = (await ready(sandbox, deadline)) && (await ready(worker, deadline)) &&
     (await answers(`${sandboxUrl}/`, deadline)) && (await answers(`${workerUrl}/api/geo`, deadline));
