@@ -27,8 +27,11 @@ export { BudgetObject } from './budget/index.ts';
 export { MetricsObject } from './metrics/index.ts';
 
 type Args = [Env, ExecutionContext];
-/** Which front door a path came in by, as `/admin/metrics` counts requests. */
-function doorOf(path: string): string {
+/** Which front door a request came in by, as `/admin/metrics` counts requests. Read off the URL's text: no parse. */
+function doorOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const query = url.indexOf('?', start);
+  const path = query < 0 ? url.slice(start) : url.slice(start, query);
   if (path.startsWith('/api/play/')) return 'playback';
   if (path.startsWith('/api/')) return 'api';
   if (path.startsWith('/embed/') || path === '/oembed') return 'embed';
@@ -129,7 +132,7 @@ const router = Router<IRequest, Args>({
       applySecurityHeaders(request as unknown as Request, out);
       // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
       if (isRecording()) {
-        count('requests', { door: doorOf(new URL(request.url).pathname), class: `${Math.floor(out.status / 100)}xx` });
+        count('requests', { door: doorOf(request.url), class: `${Math.floor(out.status / 100)}xx` });
         flushSoon(env, (promise) => ctx.waitUntil(promise));
       }
       return out;
