@@ -1,9 +1,22 @@
 #!/usr/bin/env node
 // `npm start`: the whole stack locally, no account and no secret. The sandbox upstream (demo/sandbox/) on
 // SANDBOX_PORT (8788) and the edge worker on PORT (8787) pointed at it, both with the secrets from .dev.vars.
+//
+// Each `wrangler dev` listens on a private loopback port behind a small Node front on the public one
+// (demo/dev-front.mjs, issue 27 item 4): workerd's listener answers a plain-text 500 to any request target that is
+// not a path, e.g. `PUT http://localhost:8788/upload/... HTTP/1.1`, the absolute form the platform's official Python
+// client sends to an upload link, before either worker runs. The front passes every request on as it came, turning
+// only an absolute-form target into its origin form (and answering in the v2 error shape what workerd would 500 on).
+// wrangler's "Ready on" lines are printed with the public port.
+//
+// For the tests (test/storm/npm-start.mjs), which run it after `npm run build` and beside a developer's own
+// `npm start`: REELGATE_START_SKIP_BUILD=1 skips the build, REELGATE_START_STATE=<dir> keeps the local state there
+// instead of .wrangler/state.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { privatePorts, startFront } from './dev-front.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -33,7 +46,7 @@ for (const name of ['API_SECRET', 'GEO_API_KEY', 'SIGNED_SITE_SECRET']) {
 }
 
 // The embed bundle, when the components' build exists.
-if (existsSync(at('components/build.mjs'))) {
+if (existsSync(at('components/build.mjs')) && process.env.REELGATE_START_SKIP_BUILD !== '1') {
   console.log('[start] npm run build');
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) fail('npm run build failed; see above.');
@@ -49,7 +62,9 @@ if (rateLimit !== undefined && !/^[1-9]\d*$/.test(rateLimit)) fail('SANDBOX_RATE
 
 // Local state (KV, Durable Objects, D1) in a folder per workerd: the two start at once, and two processes opening the
 // same SQLite files fail with SQLITE_BUSY (issue 9, item 8).
-const state = { sandbox: '.wrangler/state/sandbox', worker: '.wrangler/state/worker' };
+const stateRoot = process.env.REELGATE_START_STATE ?? '.wrangler/state';
+const inState = (name) => (isAbsolute(stateRoot) ? join(stateRoot, name) : `${stateRoot}/${name}`);
+const state = { sandbox: inState('sandbox'), worker: inState('worker') };
 
 // The gateway's D1 schema (keys, idempotency, audit), applied to the worker's local database; a no-op once applied.
 console.log('[start] applying the gateway database migrations (local)');
@@ -60,16 +75,25 @@ if (migrate.status !== 0) fail('applying the gateway database migrations failed;
 const children = [];
 let stopping = false;
 
-const sandbox = run('sandbox', [
-  'dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(sandboxPort), '--ip', '127.0.0.1',
+// The fronts take the public ports first (a port already taken fails here, at once); each `wrangler dev` gets a
+// private one behind its front.
+const [innerSandbox, innerWorker] = await privatePorts(2);
+const inner = { sandbox: innerSandbox, worker: innerWorker };
+for (const [name, publicPort, targetPort] of [['SANDBOX_PORT', sandboxPort, inner.sandbox], ['PORT', port, inner.worker]]) {
+  await startFront({ port: publicPort, targetPort }).catch((error) =>
+    fail(`cannot listen on 127.0.0.1:${publicPort} (${name}): ${error.code ?? error.message}`));
+}
+
+const sandbox = run('sandbox', inner.sandbox, sandboxPort, [
+  'dev', '--config', 'demo/sandbox/wrangler.toml', '--port', String(inner.sandbox), '--ip', '127.0.0.1',
   '--inspector-port', String(sandboxPort + 1000), '--persist-to', state.sandbox,
   '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
   '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`,
   ...(rateLimit ? ['--var', `RATE_LIMIT_PER_MINUTE:${rateLimit}`] : []),
 ]);
 const upstream = `http://localhost:${sandboxPort}`;
-const worker = run('worker', [
-  'dev', '--config', 'wrangler.toml', '--port', String(port), '--ip', '127.0.0.1',
+const worker = run('worker', inner.worker, port, [
+  'dev', '--config', 'wrangler.toml', '--port', String(inner.worker), '--ip', '127.0.0.1',
   '--inspector-port', String(port + 1000), '--persist-to', state.worker,
   '--var', `API_BASE_URL:${upstream}`, '--var', `GEO_API_URL:${upstream}`, '--var', `DELIVERY_BASE_URL:${upstream}`,
 ]);
@@ -83,12 +107,14 @@ Promise.all([sandbox.ready, worker.ready]).then(() => {
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(`received ${signal}`, 0));
 
-function run(name, args) {
+function run(name, privatePortNumber, publicPort, args) {
   const child = spawn(wrangler, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let markReady;
   const ready = new Promise((resolve) => { markReady = resolve; });
   const prefix = `[${name}] `;
+  // wrangler names the port it listens on; people (and scripts reading this log) want the one to use.
+  const privateAddress = new RegExp(`(127\\.0\\.0\\.1|localhost):${privatePortNumber}\\b`, 'g');
   const relay = (stream, out) => {
     let pending = '';
     stream.setEncoding('utf8');
@@ -96,7 +122,8 @@ function run(name, args) {
       pending += chunk;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) {
+      for (const raw of lines) {
+        const line = raw.replace(privateAddress, `$1:${publicPort}`);
         out.write(prefix + line + '\n');
         if (line.includes('Ready on')) markReady();
       }

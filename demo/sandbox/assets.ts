@@ -84,7 +84,11 @@ export function serveMediaImage(store: Store, url: URL, params: URLSearchParams)
   return thumbnailImage(store, poster.id, params.get('width') ?? '720');
 }
 
-/** Thumbnails are 16:9 frames, 1920 wide unless a width is asked for. */
+/**
+ * Thumbnails are 16:9 frames, 1920 wide unless a width is asked for: a gradient, the title and the duration, and no
+ * play glyph. A frame is a picture of the video, not a control: a poster under a player's own play button (the
+ * browser's, centred by its own rules) would otherwise show two, apart (issue 27, item 5).
+ */
 const FRAME = { width: 1920, height: 1080 };
 
 function thumbnailImage(store: Store, id: string, widthParam: string | null): Response {
@@ -106,7 +110,6 @@ function thumbnailImage(store: Store, id: string, widthParam: string | null): Re
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 1920 1080" role="img" aria-label="${escapeXml(title)}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue} 60% 35%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360} 70% 18%)"/></linearGradient></defs>
 <rect width="1920" height="1080" fill="url(#g)"/>
-<circle cx="960" cy="470" r="120" fill="rgba(255,255,255,0.18)"/><path d="M920 400 L1030 470 L920 540 Z" fill="#fff"/>
 <text x="96" y="900" font-family="system-ui, sans-serif" font-size="72" font-weight="600" fill="#fff">${escapeXml(title)}</text>
 <text x="1824" y="1000" text-anchor="end" font-family="system-ui, sans-serif" font-size="48" fill="rgba(255,255,255,0.85)">${duration}</text>
 </svg>`;

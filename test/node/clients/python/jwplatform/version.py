@@ -1,0 +1,2 @@
+# -*- coding: utf-8 -*-
+__version__ = '2.2.2'
