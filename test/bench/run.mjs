@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // `npm run bench`: reelgate's figures, side by side, in one run on this machine. Everything is local: the sandbox
 // upstream, the edge worker and two comparison Workers (a hello-world and a naive pass-through proxy) on workerd via
-// `wrangler dev`, loopback traffic from autocannon, and Chromium for the render cost. No pass/fail thresholds: it
-// prints one table and writes test/bench/results.json. Every server it starts is stopped at the end, on failure and
-// on Ctrl-C. Takes a few minutes; BENCH_SECONDS (default 6) sets the length of each throughput run.
+// `wrangler dev`, loopback traffic from autocannon, and Chromium for the render cost. Section 1 measures on direct
+// workerd sockets of its own (each Worker in its own workerd, no dev proxy), with its earlier `wrangler dev` rows
+// beside; sections 6 to 8 also measure on direct sockets. No pass/fail thresholds: it prints one table and writes
+// test/bench/results.json. Every server it starts is stopped at the end, on failure and on Ctrl-C. Takes a few
+// minutes; BENCH_SECONDS (default 6) sets the length of each throughput run.
 //
 // `npm run bench -- --section cold` (or several: `--section cold,embed`) runs only the sections named, starting only
 // the servers they need, and writes .build/bench-results.json instead (test/bench/results.json keeps the last full
-// run). Sections: edge (1), amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3),
-// render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own),
+// run). Sections: edge (1: the cached paths against a hello-world Worker, on direct sockets and under `wrangler dev`),
+// amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3), render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own),
 // metrics (8: the cached feed with metrics recording on against off, on a direct workerd stack of its own).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
-import { edgeOverhead } from './sections/edge-overhead.mjs';
+import { EDGE_DEV, edgeOverhead } from './sections/edge-overhead.mjs';
 import { amplification, naiveAmplification } from './sections/amplification.mjs';
 import { chunkLoad, chunkSizes } from './sections/chunk-load.mjs';
 import { embedSize } from './sections/embed-size.mjs';
@@ -99,7 +101,10 @@ async function main() {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) throw new Error('npm run build failed');
 
-  const servesHttp = runs('edge') || runs('amplification') || runs('cold') || runs('geo') || runs('playback');
+  // Section 1 runs on direct workerd sockets of its own; it needs the `wrangler dev` servers only for the rows of
+  // earlier runs (BENCH_EDGE_DEV=0 skips them).
+  const edgeUnderDev = runs('edge') && EDGE_DEV;
+  const servesHttp = edgeUnderDev || runs('amplification') || runs('cold') || runs('geo') || runs('playback');
   // Only the `wrangler dev` servers take these ports (the direct workerd stacks take free ones the system gives).
   const PORTS = servesHttp ? await pickPorts() : null;
   if (PORTS) log(`ports: ${Object.entries(PORTS).map(([name, { port, inspector }]) => `${name} ${port} (inspector ${inspector})`).join(', ')}`);
@@ -115,7 +120,7 @@ async function main() {
   process.once('exit', removeState);
   const secrets = sandboxSecrets();
   try {
-    const needs = { hello: runs('edge'), naive: runs('amplification'), passThrough: runs('playback') };
+    const needs = { hello: edgeUnderDev, naive: runs('amplification'), passThrough: runs('playback') };
     if (servesHttp) {
       log('starting the sandbox, the edge worker and the comparison Workers the sections need (wrangler dev)');
       const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: PORTS.sandbox.port,
@@ -143,9 +148,12 @@ async function main() {
         log('section 2: upstream amplification through reelgate (cold caches first, while the worker is new)');
         amplified = await amplification(servers, log, { coldOnly: !runs('amplification') });
       }
-      if (runs('edge')) {
-        log('section 1: edge overhead');
-        results.edge_overhead = await edgeOverhead(servers, { seconds: SECONDS }, log);
+      if (edgeUnderDev) {
+        // Its direct stack (the sandbox, reelgate, the hello-world Workers) is started and stopped inside, beside the
+        // `wrangler dev` servers (idle while the direct rows run), so both stacks locate their geo visitors at once.
+        log('section 1: edge overhead (direct workerd sockets, and the rows of earlier runs under wrangler dev)');
+        Object.assign(results, await edgeOverhead({ secrets, dev: { sandbox: upstream, worker: worker.origin, hello: hello.origin,
+          workerPid: worker.child.pid, helloPid: hello.child.pid } }, { seconds: SECONDS }, log));
       }
       if (amplified) {
         const { keys, ...figures } = amplified;
@@ -171,6 +179,10 @@ async function main() {
   }
   log('servers stopped');
 
+  if (runs('edge') && !edgeUnderDev) {
+    log('section 1: edge overhead (direct workerd sockets only: BENCH_EDGE_DEV=0)');
+    Object.assign(results, await edgeOverhead({ secrets, dev: null }, { seconds: SECONDS }, log));
+  }
   if (runs('signing')) {
     // Its own stack on direct workerd sockets (the sandbox and two reelgates), started and stopped inside, with the
     // `wrangler dev` servers above already gone.

@@ -16,6 +16,8 @@ const { Miniflare } = createRequire(require.resolve('wrangler/package.json'))('m
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const WORKER_BUNDLE = `${root}.build/bench/worker.js`;
+/** The salt both reelgate and section 1's hello-world Worker key visitors with. */
+const ADDRESS_SALT = 'bench-address-salt';
 
 /** The workerd processes that are children of this Node process. */
 function workerdChildren() {
@@ -90,7 +92,7 @@ function reelgateOptions(name, upstream, secrets, config) {
     modules: true,
     scriptPath: WORKER_BUNDLE,
     bindings: { ...workerOptions.bindings, ...secrets, API_BASE_URL: upstream, GEO_API_URL: upstream, DELIVERY_BASE_URL: upstream,
-      DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt', REELGATE_CONFIG: config ? config(shipped) : shipped },
+      DEV_MODE: 'true', ADDRESS_SALT, REELGATE_CONFIG: config ? config(shipped) : shipped },
   };
 }
 
@@ -136,6 +138,54 @@ export async function startDirectPlayback({ secrets }) {
       scriptPath: `${root}test/bench/pass-through/index.js`, bindings: { API_BASE_URL: sandbox.origin } });
     started.push(passThrough);
     return { sandbox, worker, passThrough, stop: () => Promise.all(started.map((s) => s.stop())) };
+  } catch (error) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw error;
+  }
+}
+
+/**
+ * Section 1's hello-world Worker (test/bench/hello-world/index.js) under the conditions reelgate runs in: the
+ * compatibility date and flags of wrangler.toml, its `[[ratelimits]]` VISITOR_LIMIT binding exactly as wrangler reads
+ * it for reelgate (same namespace, limit and period), DEV_MODE on and the same ADDRESS_SALT, so it keys the same
+ * visitors the same way and makes the same `limit()` call per request. With `assets`, also reelgate's `[assets]`
+ * (dist/, run_worker_first), so a request to it passes Miniflare's assets router as a request to reelgate does.
+ */
+export function helloWorldOptions({ assets = false } = {}) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(`${root}wrangler.toml`);
+  return {
+    name: 'hello-world',
+    modules: true,
+    scriptPath: `${root}test/bench/hello-world/index.js`,
+    compatibilityDate: workerOptions.compatibilityDate,
+    compatibilityFlags: workerOptions.compatibilityFlags,
+    ratelimits: structuredClone(workerOptions.ratelimits),
+    bindings: { DEV_MODE: 'true', ADDRESS_SALT },
+    ...(assets ? { assets: structuredClone(workerOptions.assets) } : {}),
+  };
+}
+
+/**
+ * Section 1's stack, each Worker in a workerd process of its own (so each side's CPU time is its own process's, read
+ * from /proc) and on a direct socket (no dev proxy in front, as in production): the sandbox (the upstream, which a warm
+ * cache no longer asks), reelgate as shipped, the hello-world Worker with reelgate's bindings that a request meets
+ * (its VISITOR_LIMIT and its `[assets]`, so the same assets router in front), and the same hello-world Worker with the
+ * rate-limit binding only (no assets router: what that router costs, for reference).
+ */
+export async function startDirectEdge({ secrets }) {
+  await buildBundles();
+  const started = [];
+  try {
+    // One at a time: each new workerd is told apart from the others by being new (`serve`).
+    const sandbox = await serve({ ...sandboxWorkerOptions(), bindings: { ...sandboxWorkerOptions().bindings, ...secrets } });
+    started.push(sandbox);
+    const worker = await serve(reelgateOptions('reelgate', sandbox.origin, secrets));
+    started.push(worker);
+    const hello = await serve(helloWorldOptions({ assets: true }));
+    started.push(hello);
+    const bareHello = await serve({ ...helloWorldOptions(), name: 'hello-world-bare' });
+    started.push(bareHello);
+    return { sandbox, worker, hello, bareHello, stop: () => Promise.all(started.map((s) => s.stop())) };
   } catch (error) {
     await Promise.all(started.map((s) => s.stop()));
     throw error;

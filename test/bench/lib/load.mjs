@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
  * `onResponse(path, status, headers)`, when given, hears every answer with the path it answers.
  */
 export async function load({ origin, path, nextPath, headers = {}, nextHeaders, connections, durationSeconds, amount,
-  capSeconds, timeoutSeconds = 15, onResponse }) {
+  capSeconds, timeoutSeconds = 15, onResponse, precise = false }) {
   const request = {
     method: 'GET',
     path: path ?? '/',
@@ -31,6 +31,10 @@ export async function load({ origin, path, nextPath, headers = {}, nextHeaders, 
     ...(amount ? { amount } : { duration: durationSeconds }),
   };
   const instance = autocannon(options);
+  // autocannon's histogram keeps whole milliseconds; `precise` also keeps every answer's time as measured (a float, in
+  // ms), for answers that take well under one (direct workerd sockets).
+  const samples = precise ? [] : null;
+  if (precise) instance.on('response', (_client, _status, _bytes, ms) => samples.push(ms));
   let cut = false;
   const cap = setTimeout(() => {
     cut = true;
@@ -41,7 +45,22 @@ export async function load({ origin, path, nextPath, headers = {}, nextHeaders, 
     instance.once('error', reject);
   });
   clearTimeout(cap);
-  return summarize(result, cut);
+  const summary = summarize(result, cut);
+  if (precise) {
+    summary.latency_precise_ms = percentiles(samples);
+    summary.samples = samples;
+  }
+  return summary;
+}
+
+/** p-th percentiles (0–100) of a list of numbers, nearest rank; mean and max beside. */
+export function percentiles(samples, ps = [50, 90, 99]) {
+  if (samples.length === 0) return { count: 0 };
+  const sorted = Float64Array.from(samples).sort();
+  const out = { count: sorted.length, mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length, 3) };
+  for (const p of ps) out[`p${p}`] = round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))], 3);
+  out.max = round(sorted[sorted.length - 1], 3);
+  return out;
 }
 
 function summarize(result, cut) {

@@ -2,7 +2,7 @@
 // section 7, whose copies of these helpers stay in sections/url-signing.mjs): asking an answer until the cache serves
 // it, the CPU time of a workerd process from /proc, and each case's rounds summed up with ratios taken round by round
 // between neighbours in time, so drift on a shared machine falls on both sides of a ratio.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { round } from './load.mjs';
 
 export const DEV_IP = 'x-reelgate-dev-ip';
@@ -93,4 +93,31 @@ export function summarize(runs) {
     rounds: runs.map((r) => ({ requests_per_second: r.requests_per_second, mean_ms: r.latency_ms.mean, p50_ms: r.latency_ms.p50,
       p99_ms: r.latency_ms.p99, worker_cpu_s: r.worker_cpu_s })),
   };
+}
+
+/** The CPU time (user and system) of `rootPid` and every process under it, in seconds (`wrangler dev`: its Node process,
+ * the dev proxy's workerd and the user worker's workerd). */
+export function treeCpuSeconds(rootPid) {
+  const procs = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      procs.push({ pid: Number(entry), ppid: Number(fields[1]), s: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const proc of procs) {
+      if (!tree.has(proc.pid) && tree.has(proc.ppid)) {
+        tree.add(proc.pid);
+        grew = true;
+      }
+    }
+  }
+  return procs.filter((proc) => tree.has(proc.pid)).reduce((sum, proc) => sum + proc.s, 0);
 }

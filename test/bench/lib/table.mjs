@@ -7,24 +7,7 @@ export function table(results) {
   const rows = [];
   const row = (section, subject, figures, compared) => rows.push(`| ${section} | ${subject} | ${figures} | ${compared} |`);
 
-  const edge = results.edge_overhead;
-  if (edge) {
-    const fig = (r) => `${n(r.requests_per_second)} req/s · p50 ${r.latency_ms.p50} ms · p99 ${r.latency_ms.p99} ms`;
-    row('1 Edge overhead', `hello-world Worker (${edge.connections} connections, ${edge.seconds_per_run} s)`, fig(edge.baseline), 'baseline');
-    const replay = edge.replayed_feed_answer;
-    if (replay) {
-      const v = replay.versus_hello_world;
-      row('', `${replay.case} (${n(replay.body_bytes)} B, ${replay.header_count} headers, same visitors); ${statuses(replay.statuses)}`, fig(replay),
-        `${v.requests_per_second_ratio}× req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world: the ceiling for that answer here`);
-    }
-    for (const r of [edge.cached_feed, edge.cached_geo]) {
-      const v = r.versus_hello_world;
-      const w = r.versus_replay;
-      row('', `${r.case}; ${n(r.upstream_calls_during_run)} upstream calls; ${statuses(r.statuses)}`, fig(r),
-        `**${v.requests_per_second_ratio}×** req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world` +
-        (w ? `; ${w.requests_per_second_ratio}× req/s, ${w.p99_ratio}× p99 of the replay` : ''));
-    }
-  }
+  edgeRows(results).forEach((line) => rows.push(line));
   const amp = results.upstream_amplification;
   if (amp) {
     const fig = (r) => `${n(r.client_requests)} requests → **${n(r.upstream_calls)} upstream calls**, ${n(r.upstream_429s)} upstream 429s, ` +
@@ -97,6 +80,64 @@ export function table(results) {
     `Node ${m.node} · wrangler ${m.wrangler} · workerd ${m.workerd} · ${m.chromium} · autocannon ${m.autocannon}`,
     `esbuild ${m.esbuild} · lit ${m.lit}`);
   return ['| Section | Case | Figures | Compared with |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/**
+ * Section 1's rows: on direct workerd sockets (issue 28: the figures the goal is judged on), then, labelled, the same
+ * cases under `wrangler dev` as in earlier runs. Reads the results of earlier runs too (`edge_overhead` in the old shape).
+ */
+export function edgeRows(results) {
+  const rows = [];
+  const row = (subject, figures, compared) => rows.push(`| ${rows.length ? '' : '1 Edge overhead'} | ${subject} | ${figures} | ${compared} |`);
+  const edge = results.edge_overhead;
+  const dev = results.edge_overhead_wrangler_dev ?? (edge && !edge.method ? edge : null);
+  if (edge?.method) {
+    const fixedRate = edge.fixed_load.requests_per_second;
+    const fig = (r) => `${n(r.requests_per_second)} req/s · ${n(r.cpu_us_per_request)} µs CPU per request` +
+      (r.fixed_load ? ` · at ${n(fixedRate)} req/s: p50 ${r.fixed_load.latency_ms.p50} ms, p99 ${r.fixed_load.latency_ms.p99} ms` : '');
+    const ratios = (v, strong) => {
+      const rate = strong ? `**${v.requests_per_second_ratio}×**` : `${v.requests_per_second_ratio}×`;
+      const p99 = v.p99_ratio === undefined ? '' : `, p50 ${v.p50_ratio}×, p99 ${strong ? `**${v.p99_ratio}×**` : `${v.p99_ratio}×`} at ${n(fixedRate)} req/s`;
+      return `${rate} req/s (rounds ${Math.min(...v.requests_per_second_ratio_per_round)}–${Math.max(...v.requests_per_second_ratio_per_round)}), ` +
+        `${v.cpu_per_request_ratio}× CPU per request${p99}`;
+    };
+    row(`direct workerd sockets (${edge.connections} connections, ${edge.rounds} rounds of ${edge.seconds_per_round} s; fixed load ` +
+      `${n(fixedRate)} req/s, ${edge.fixed_load.rounds} rounds of ${edge.fixed_load.seconds_per_round} s): hello-world Worker with ` +
+      "reelgate's VISITOR_LIMIT call and [assets]", fig(edge.baseline), 'baseline');
+    const bare = edge.bare_hello_world;
+    if (bare) row('hello-world Worker without [assets] (no assets router in front)', fig(bare), `${ratios(bare.versus_hello_world, false)} of hello-world`);
+    const replay = edge.replayed_feed_answer;
+    row(`hello-world Worker replaying the cached feed's answer (${n(replay.body_bytes)} B, ${replay.header_count} headers)`, fig(replay),
+      `${ratios(replay.versus_hello_world, false)} of hello-world: the ceiling for that answer here`);
+    for (const r of [edge.cached_feed, edge.cached_geo]) {
+      const goal = `goal ${edge.goal.requests_per_second_ratio}× and ${edge.goal.fixed_load_p99_ratio}×: ${r.meets_goal ? '**met**' : '**not met**'}`;
+      row(`${r.case}; ${n(r.upstream_calls_during_runs)} upstream calls; ${statuses(r.statuses)}`, fig(r),
+        `${ratios(r.versus_hello_world, true)} of hello-world${r.versus_replay ? `; ${r.versus_replay.requests_per_second_ratio}× req/s of the replay` : ''}` +
+        (r.versus_hello_world_without_assets ? `; ${r.versus_hello_world_without_assets.requests_per_second_ratio}× req/s, ` +
+          `${r.versus_hello_world_without_assets.cpu_per_request_ratio}× CPU of the one without [assets]` : '') + `; ${goal}`);
+    }
+  }
+  if (dev) {
+    const label = dev.label ?? 'under wrangler dev';
+    const fig = (r) => `${n(r.requests_per_second)} req/s · p50 ${r.latency_ms.p50} ms · p99 ${r.latency_ms.p99} ms` +
+      (r.server_cpu_us_per_request ? ` · ${n(r.server_cpu_us_per_request)} µs CPU per request (all its processes)` : '');
+    const cpu = (v) => (v.cpu_per_request_ratio ? `, ${v.cpu_per_request_ratio}× CPU per request` : '');
+    row(`${label}: hello-world Worker, no limit call (${dev.connections} connections, ${dev.seconds_per_run} s)`, fig(dev.baseline), 'baseline');
+    const replay = dev.replayed_feed_answer;
+    if (replay) {
+      const v = replay.versus_hello_world;
+      row(`${label}: ${replay.case} (${n(replay.body_bytes)} B, ${replay.header_count} headers, same visitors); ${statuses(replay.statuses)}`, fig(replay),
+        `${v.requests_per_second_ratio}× req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world${cpu(v)}`);
+    }
+    for (const r of [dev.cached_feed, dev.cached_geo]) {
+      const v = r.versus_hello_world;
+      const w = r.versus_replay;
+      row(`${label}: ${r.case}; ${n(r.upstream_calls_during_run)} upstream calls; ${statuses(r.statuses)}`, fig(r),
+        `${v.requests_per_second_ratio}× req/s, ${v.p50_ratio}× p50, ${v.p99_ratio}× p99 of hello-world${cpu(v)}` +
+        (w ? `; ${w.requests_per_second_ratio}× req/s, ${w.p99_ratio}× p99 of the replay` : ''));
+    }
+  }
+  return rows;
 }
 
 /** Section 6's rows: direct workerd sockets (the figures the goal is judged on), then `wrangler dev` for comparison. */
