@@ -18,7 +18,7 @@ import { checkRawPath, guardRequest, rawTarget } from './http/request-guard.ts';
 import { isOwnResponse } from './http/respond.ts';
 import { applySecurityHeaders } from './http/security-headers.ts';
 import { devMode } from './http/visitor.ts';
-import { count, flushSoon, isRecording, useMetricsConfig } from './metrics/index.ts';
+import { countRequest, DOORS, flushSoon, isRecording, useMetricsConfig, type Door } from './metrics/index.ts';
 import { playRoute } from './playback/index.ts';
 import { renderedPageRoute } from './render/index.ts';
 import { feed, gate, geo, media, player, serve } from './resources/index.ts';
@@ -27,18 +27,20 @@ export { BudgetObject } from './budget/index.ts';
 export { MetricsObject } from './metrics/index.ts';
 
 type Args = [Env, ExecutionContext];
-/** Which front door a request came in by, as `/admin/metrics` counts requests. Read off the URL's text: no parse. */
-function doorOf(url: string): string {
+/** Which front door a request came in by (its index in `DOORS`), as `/admin/metrics` counts requests. Read off the
+ * URL's text: no parse. */
+function doorOf(url: string): number {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   const query = url.indexOf('?', start);
   const path = query < 0 ? url.slice(start) : url.slice(start, query);
-  if (path.startsWith('/api/play/')) return 'playback';
-  if (path.startsWith('/api/')) return 'api';
-  if (path.startsWith('/embed/') || path === '/oembed') return 'embed';
-  if (path.startsWith('/v2/')) return 'v2';
-  if (path.startsWith('/v1/') || path === '/v1') return 'v1';
-  if (path.startsWith('/admin/') || path === '/admin') return 'admin';
-  return 'page';
+  let door: Door = 'page';
+  if (path.startsWith('/api/play/')) door = 'playback';
+  else if (path.startsWith('/api/')) door = 'api';
+  else if (path.startsWith('/embed/') || path === '/oembed') door = 'embed';
+  else if (path.startsWith('/v2/')) door = 'v2';
+  else if (path.startsWith('/v1/') || path === '/v1') door = 'v1';
+  else if (path.startsWith('/admin/') || path === '/admin') door = 'admin';
+  return DOORS.indexOf(door);
 }
 
 /** A request of the site mount, carrying the context its front door built for it. */
@@ -132,7 +134,7 @@ const router = Router<IRequest, Args>({
       applySecurityHeaders(request as unknown as Request, out);
       // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
       if (isRecording()) {
-        count('requests', { door: doorOf(request.url), class: `${Math.floor(out.status / 100)}xx` });
+        countRequest(doorOf(request.url), out.status);
         flushSoon(env, (promise) => ctx.waitUntil(promise));
       }
       return out;

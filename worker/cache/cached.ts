@@ -16,7 +16,7 @@ import type { Env } from '../env.ts';
 import type { RequestContext } from '../http/context.ts';
 import { ApiError, notFound, upstreamUnavailable } from '../http/errors.ts';
 import { etagOf, type CacheState } from '../http/respond.ts';
-import { count } from '../metrics/index.ts';
+import { countCacheAnswer } from '../metrics/index.ts';
 import { isEnvelope, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
 
@@ -115,7 +115,7 @@ export async function cached<T>(c: RequestContext, options: CachedOptions<T>): P
       if (!refreshing.has(key)) {
         refreshing.add(key);
         ctx.waitUntil(load(c, options, entry.value, false, true).then(() => {
-          count('cache', { kind, state: 'REVALIDATED' });
+          countCacheAnswer(kind, 'REVALIDATED');
         }, () => {
           // The next request tries again; the stale answer stays in place.
         }).finally(() => refreshing.delete(key)));
@@ -153,7 +153,7 @@ export async function peekCached<T>(env: Env, config: Config, key: string): Prom
 
 /** The answer of a cache lookup, counted by kind and state (a held "not found" is an answer too). */
 function answer<T>(entry: Envelope<T>, state: CacheState, kind: CachedOptions<T>['kind']): CachedValue<T> {
-  count('cache', { kind, state });
+  countCacheAnswer(kind, state);
   if (!entry.found) throw notFound();
   return { value: entry.value, state, storedAt: entry.storedAt, etag: entry.etag };
 }

@@ -5,5 +5,8 @@
 export { METRICS, METRIC_NAMES, type LabelsOf, type MetricName } from './catalog.ts';
 export { MetricsObject, RETENTION_HOURS, MAX_POINTS_PER_MINUTE, MAX_SERIES_PER_METRIC } from './metrics-object.ts';
 export { openMetricsText, OPENMETRICS_TYPE } from './openmetrics.ts';
-export { count, discardPending, flushNow, flushSoon, isRecording, metricsStub, useMetricsConfig } from './recording.ts';
+export {
+  count, countCacheAnswer, countRequest, discardPending, DOORS, flushNow, flushSoon, isRecording, metricsStub, useMetricsConfig,
+  type Door,
+} from './recording.ts';
 export { liveWarnings, MAX_WINDOW_MINUTES, metricsView, sumOf, type MetricsView, type SeriesView } from './view.ts';

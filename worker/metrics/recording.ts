@@ -8,6 +8,7 @@
 import type { MetricsConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { minuteOf, type LabelsOf, type MetricName } from './catalog.ts';
+import { Grid } from './grid.ts';
 import { Tally } from './tally.ts';
 
 /** The one metrics object all isolates send to. */
@@ -16,6 +17,17 @@ export const METRICS_OBJECT_NAME = 'global';
 const FLUSH_AT_SIZE = 1024;
 
 const tally = new Tally();
+
+/** The front doors `requests` counts, and the status classes. */
+export const DOORS = ['api', 'playback', 'embed', 'page', 'v2', 'v1', 'admin'] as const;
+export type Door = (typeof DOORS)[number];
+const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+const requests = new Grid('requests', ['door', 'class'], DOORS, CLASSES);
+const CACHE_KINDS = ['feed', 'media', 'player', 'geo'] as const;
+const CACHE_STATES = ['HIT', 'STALE', 'MISS', 'REVALIDATED'] as const;
+const cacheAnswers = new Grid('cache', ['kind', 'state'], CACHE_KINDS, CACHE_STATES);
+const GRIDS = [requests, cacheAnswers];
+
 let recording = true;
 let flushEveryMs = 10_000;
 let lastFlush = 0;
@@ -41,9 +53,19 @@ export function count<M extends MetricName>(metric: M, labels: LabelsOf<M>, by =
   tally.add(metric, labels, by, minuteOf(Date.now()));
 }
 
+/** A request answered, by the door it came in by (`DOORS` index) and its status. */
+export function countRequest(door: number, status: number): void {
+  if (recording) requests.add(door, Math.min(4, Math.max(0, Math.floor(status / 100) - 1)), minuteOf(Date.now()), tally);
+}
+
+/** A cache lookup's answer, by kind and state. */
+export function countCacheAnswer(kind: (typeof CACHE_KINDS)[number], state: (typeof CACHE_STATES)[number]): void {
+  if (recording) cacheAnswers.add(CACHE_KINDS.indexOf(kind), CACHE_STATES.indexOf(state), minuteOf(Date.now()), tally);
+}
+
 /** Sends the tally in the background if it is due: old enough, or large. Costs a comparison otherwise. */
 export function flushSoon(env: Pick<Env, 'METRICS'>, waitUntil: (promise: Promise<unknown>) => void): void {
-  if (tally.size === 0) return;
+  if (tally.size === 0 && !GRIDS.some((grid) => grid.pending)) return;
   const now = Date.now();
   if (now - lastFlush < flushEveryMs && tally.size < FLUSH_AT_SIZE) return;
   lastFlush = now;
@@ -54,6 +76,7 @@ export function flushSoon(env: Pick<Env, 'METRICS'>, waitUntil: (promise: Promis
 export async function flushNow(env: Pick<Env, 'METRICS'>): Promise<void> {
   // An env without the binding (a test's own) keeps its counts: the tally is bounded.
   if (!env.METRICS) return;
+  for (const grid of GRIDS) grid.spill(tally);
   const batch = tally.drain(minuteOf(Date.now()));
   if (batch.length === 0) return;
   try {
@@ -66,6 +89,7 @@ export async function flushNow(env: Pick<Env, 'METRICS'>): Promise<void> {
 
 /** Forgets what is pending (tests: an isolate recycled before it flushed). */
 export function discardPending(): void {
+  for (const grid of GRIDS) grid.spill(tally);
   tally.drain(0);
   lastFlush = 0;
 }
