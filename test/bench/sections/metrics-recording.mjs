@@ -8,8 +8,8 @@
 // Objects (its METRICS object among them, so the flushes' RPC and SQLite writes land in the process measured):
 // `recording-on` runs the REELGATE_CONFIG shipped in wrangler.toml (recording on, its default), `recording-off` the
 // same with `metrics.record` false. Both answer the same cached (HIT) page of the unbound demo site's manual playlist
-// (section 1's feed). Section 1's load (10 connections, closed loop) in rounds (BENCH_METRICS_ROUNDS, default 8, sharing
-// BENCH_SECONDS between them, whole seconds each): in each round the two back to back, the order alternating, each run
+// (section 1's feed). Section 1's load (10 connections, closed loop) in rounds (BENCH_METRICS_ROUNDS, default 16, sharing
+// BENCH_SECONDS between them, whole seconds each, at least 2): in each round the two back to back, the order alternating, each run
 // after an unrecorded warm-up with visitors of its own (so the abuse limit never answers); ratio = on / off, the median
 // of the per-round ratios. Beside req/s and latency, the workerd process's CPU time per answer over all the rounds
 // (/proc), steadier than req/s when other work shares the machine. At the end, each instance's own count of what it
@@ -21,7 +21,7 @@ import { managementCalls, sandboxControls } from '../lib/sandbox.mjs';
 import { rotatingVisitor, visitorAddresses } from '../lib/visitors.mjs';
 
 const CONNECTIONS = 10;
-const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 16);
 /** Visitors per measured run (its warm-up and its measured seconds); each may make 120 requests a minute. */
 const VISITORS_PER_RUN = 500;
 /** Past section 1's IPv4 visitors: every run's visitors are IPv6 /64s, one address shape for all. */
@@ -85,7 +85,7 @@ export async function metricsRecording({ secrets, seconds }, log) {
 
     const runs = { on: [], off: [] };
     // Whole seconds: autocannon ends a run on its one-second tick, so a fraction would run to the next second anyway.
-    const perRun = Math.max(1, Math.round(seconds / ROUNDS));
+    const perRun = Math.max(2, Math.round(seconds / ROUNDS));
     let nextVisitor = FIRST_VISITOR;
     log(`measuring on and off, ${ROUNDS} rounds of ${perRun} s each, ${CONNECTIONS} connections, the order alternating`);
     const callsBefore = managementCalls(await controls.stats());
