@@ -215,7 +215,10 @@ export function collapseHtmlWhitespace(strings) {
  *     (and `litPropertyMetadata`) that `@property` and `@state` record into. The elements declare `static properties`
  *     and use no decorator (see mangleProps below);
  *   - the SVG and MathML template types, whose tags (`svg`, `mathml`) no element uses, and element parts;
- *   - directives, and the connection plumbing of async directives: no element uses one (see NO_DIRECTIVES).
+ *   - directives, and the connection plumbing of async directives: no element uses one (see NO_DIRECTIVES);
+ *   - the `useDefault` property option, which no element declares, `removeController` and `getUpdateComplete`, which
+ *     nothing calls or overrides, and the reuse of a shadow root the element already has (a server-rendered,
+ *     declarative one): the embed renders into it afresh, emptied by `attachShadow`.
  * Each cut names the exact text of the installed Lit version; one that does not match exactly once fails the build
  * (a Lit upgrade then needs its cuts checked again), so nothing is ever removed by a guess.
  */
@@ -224,6 +227,21 @@ const LIT_CUTS = {
     ['(void 0===t.ShadyCSS||t.ShadyCSS.nativeShadow)&&', ''],
   ],
   '@lit/reactive-element/reactive-element.js': [
+    // A server-rendered element (declarative shadow DOM, Lit SSR) gets its root from `attachShadow`, which empties a
+    // declarative one: the embed has no hydration, so it renders afresh (what a page's `data` gave the server, it gives
+    // the first render too) instead of adding a second copy after the server's (issue 27).
+    ['const t=this.shadowRoot??this.attachShadow(', 'const t=this.attachShadow('],
+    // The `useDefault` property option (Lit 3.3), which no element declares: its defaults map and checks.
+    ['useDefault:!1,', ''],
+    ['||i.useDefault&&i.reflect&&h===this._$Ej?.get(t)&&!this.hasAttribute(r._$Eu(t,i))', ''],
+    ['C(t,s,{useDefault:i,reflect:e,wrapped:h},r){i&&!(this._$Ej??=new Map).has(t)&&(this._$Ej.set(t,r??s??this[t]),!0!==h||void 0!==r)||(this._$AL.has(t)||(this.hasUpdated||i||(s=void 0),this._$AL.set(t,s)),!0===e&&this._$Em!==t&&(this._$Eq??=new Set).add(t))}',
+      'C(t,s,{reflect:e}){this._$AL.has(t)||(this.hasUpdated||(s=void 0),this._$AL.set(t,s)),!0===e&&this._$Em!==t&&(this._$Eq??=new Set).add(t)}'],
+    ['this[e]=r??this._$Ej?.get(e)??r', 'this[e]=r'],
+    // Hooks for controllers and subclasses from outside, which the embed's elements do not have: removing a controller
+    // (each element's own live as long as it does), and `getUpdateComplete` (`updateComplete` stays, as every test and
+    // page awaits it; no element overrides the hook).
+    ['removeController(t){this._$EO?.delete(t)}', ''],
+    ['get updateComplete(){return this.getUpdateComplete()}getUpdateComplete(){return this._$ES}', 'get updateComplete(){return this._$ES}'],
     [',p=a.reactiveElementPolyfillSupport,', ','],
     ['Symbol.metadata??=Symbol("metadata"),a.litPropertyMetadata??=new WeakMap;', ''],
     ['static addInitializer(t){this._$Ei(),(this.l??=[]).push(t)}', ''],

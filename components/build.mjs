@@ -3,6 +3,8 @@
 //   dist/reelgate.<hash>.js       the same bytes under a content hash (served immutable)
 //   dist/reelgate.css             the elements' geometry before the bundle defines them (components/reelgate.css)
 //   dist/lib/index.js             the element classes for bundler users (Lit left as an import so it is shared)
+//   dist/server/index.js          `reelgate/server`: the helper publishers' servers render the elements with (Node and
+//                                 edge runtimes; components/server/), no dependency, never part of the embed
 //   dist/types/                   their declarations (dist/types/components/index.d.ts)
 //   dist/custom-elements.json     the custom elements manifest, from the classes' JSDoc
 //   dist/types/frameworks/        typed JSX (react.d.ts) and Vue (vue.d.ts) declarations, from the manifest
@@ -25,7 +27,7 @@ const at = (...parts) => join(root, ...parts);
 
 mkdirSync(dist, { recursive: true });
 for (const name of readdirSync(dist)) {
-  if (/^reelgate(-kit|-hls)?\..+\.js$/.test(name) || name === 'lib' || name === 'types') rmSync(join(dist, name), { recursive: true, force: true });
+  if (/^reelgate(-kit|-hls)?\..+\.js$/.test(name) || ['lib', 'types', 'server'].includes(name)) rmSync(join(dist, name), { recursive: true, force: true });
 }
 
 const common = {
@@ -74,6 +76,15 @@ await build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
   external: ['lit', 'lit/*', 'hls.js'],
+});
+
+// `reelgate/server` (components/server/index.ts): one plain ES module for publishers' servers, Node and edge runtimes
+// alike (`platform: 'neutral'`: no Node built-in is reachable from it), unminified so a stack trace reads.
+await build({
+  ...common,
+  platform: 'neutral',
+  entryPoints: { index: at('components/server/index.ts') },
+  outdir: join(dist, 'server'),
 });
 
 // Declarations for bundler users, with the `.ts` specifiers of the sources turned into `.js` ones (in `from`,

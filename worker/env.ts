@@ -19,6 +19,8 @@
  * - ADMIN_TOKEN: guards `/admin/*`; the admin API is off without it.
  * - V1_SIGNING_SECRET: derives each access key's v1 secret for signed `/v1` calls (worker/gateway/v1/v1-signature.ts).
  *   Unset: v1 signatures are refused and `/v1` takes Bearer keys only. Changing it retires every v1 secret.
+ * - RENDER_TOKEN: lets a server that renders pages for visitors (`reelgate/server`) name the visitor's address in
+ *   `x-reelgate-visitor-ip` (worker/http/visitor.ts). Unset: no request may name one (401).
  * - SIGNED_SITE_SECRET: the demo's signing site's property secret (the sandbox's `nvsLN98U`). A deployment names its
  *   own secret bindings per site in `sites.<id>.url_signing.secret` and reads them by that name (worker/signing/).
  */
@@ -27,7 +29,8 @@ type Generated = Cloudflare.Env;
 /** What the worker runs without: each reader says what happens instead. */
 type Optional =
   | 'GEO_API_URL' | 'GEO_CLIENT' | 'DELIVERY_BASE_URL' | 'GEO_API_KEY' | 'ADDRESS_SALT' | 'PLAYBACK_KEYS' | 'DEV_MODE'
-  | 'ASSETS' | 'VISITOR_LIMIT' | 'GATEWAY_DB' | 'ADMIN_TOKEN' | 'V1_SIGNING_SECRET' | 'SIGNED_SITE_SECRET';
+  | 'ASSETS' | 'VISITOR_LIMIT' | 'GATEWAY_DB' | 'ADMIN_TOKEN' | 'V1_SIGNING_SECRET' | 'SIGNED_SITE_SECRET'
+  | 'RENDER_TOKEN';
 
 export interface Env extends Omit<Generated, Optional | 'REELGATE_CONFIG'>, Partial<Pick<Generated, Optional>> {
   REELGATE_CONFIG?: string | Record<string, unknown>;

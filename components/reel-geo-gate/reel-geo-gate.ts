@@ -1,4 +1,5 @@
 import { html, LitElement, type PropertyDeclarations, nothing } from 'lit';
+import type { GateResponse } from '../../worker/contract/public-api.ts';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
 import { emit, type GateDecisionReason, ReelGateDecisionEvent } from '../shared/events.ts';
 import { pageLang } from '../shared/format.ts';
@@ -58,6 +59,7 @@ export class ReelGeoGate extends LitElement implements Holder {
     endpoint: {},
     state: { reflect: true },
     reason: { reflect: true },
+    data: { type: Object },
   };
 
   /** The policy name, as configured in the worker (e.g. `europe`). */
@@ -70,6 +72,12 @@ export class ReelGeoGate extends LitElement implements Holder {
   state: GateState = 'idle';
   /** The decision's reason code, once decided. Read-only. */
   reason: GateDecisionReason | null = null;
+  /**
+   * The gate's answer for this visitor when the page has it already (asked on its server, as the visitor, e.g. by
+   * `reelgate/server`): decided at once, with no request, by a server-side render and by the browser's first render
+   * alike. The `data` attribute takes it as JSON. Read at the first decision only; `recheck()` and a later `policy` ask.
+   */
+  data?: GateResponse | null;
 
   private _stamped: ChildNode[] = [];
   /** The block size reached while pending, kept once decided (px). */
@@ -92,6 +100,7 @@ export class ReelGeoGate extends LitElement implements Holder {
     onComplete: (decision) => {
       emit(this, new ReelGateDecisionEvent(this.policy, decision.allowed, decision.reason, decision.country));
     },
+    given: () => this.data,
   });
 
   /** The decision, once made. */
@@ -113,7 +122,8 @@ export class ReelGeoGate extends LitElement implements Holder {
     // A new question (asked right after this hook) counts as pending: until it is answered, nothing gated shows.
     const status = this._gate.state(!!this.policy);
     const decision = status === 'complete' ? this._gate.value : undefined;
-    const cell = this.renderRoot?.querySelector?.('.cell');
+    // Not at the first update: a server-rendered gate's cell (hydration) is what was decided, not a pending one.
+    const cell = this.hasUpdated && this.renderRoot.querySelector('.cell');
     if (cell) this._keep = Math.max(this._keep, cell.getBoundingClientRect().height);
     this.state = decision ? (decision.allowed ? 'allowed' : 'denied') : status === 'idle' ? 'idle' : 'pending';
     this.reason = decision?.reason ?? null;

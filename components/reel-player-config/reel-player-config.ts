@@ -1,4 +1,5 @@
 import { html, LitElement, type PropertyDeclarations } from 'lit';
+import type { PlayerResponse } from '../../worker/contract/public-api.ts';
 import { fetchPlayer } from '../shared/api.ts';
 import { formatNumber, pageLang } from '../shared/format.ts';
 import { IDLE, Load } from '../shared/load.ts';
@@ -50,6 +51,7 @@ export class ReelPlayerConfig extends LitElement {
     player: {},
     endpoint: {},
     state: { reflect: true },
+    data: { type: Object },
   };
 
   /** The site id. */
@@ -60,10 +62,17 @@ export class ReelPlayerConfig extends LitElement {
   endpoint: string | null = null;
   /** `idle`, `loading`, `error` or `complete`. Read-only. */
   state: PlayerConfigState = 'idle';
+  /**
+   * The player configuration's answer when the page has it already (fetched on its server, e.g. by
+   * `reelgate/server`): shown at once, with no request, by a server-side render and by the browser's first render
+   * alike. The `data` attribute takes it as JSON. Read at the first load only; a later `player` loads as usual.
+   */
+  data?: PlayerResponse | null;
 
   private readonly _player = new Load(this, {
     args: () => [this.endpoint, this.site, this.player] as const,
     task: ([endpoint, site, player], signal) => (site && player ? fetchPlayer(endpoint, site, player, signal) : IDLE),
+    given: () => this.data,
   });
 
   protected override willUpdate(): void {

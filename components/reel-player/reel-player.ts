@@ -115,6 +115,7 @@ export class ReelPlayer extends LitElement {
     endpoint: {},
     state: { reflect: true },
     engine: { reflect: true },
+    data: { type: Object },
     _width: { state: true, attribute: false },
     _playbackFailed: { state: true, attribute: false },
     _fresh: { state: true, attribute: false },
@@ -155,6 +156,13 @@ export class ReelPlayer extends LitElement {
    * Source Extensions, by hls.js), `progressive` (one file), or empty before a source is chosen. Read-only.
    */
   engine: PlaybackEngine | '' = '';
+  /**
+   * The media's answer when the page has it already (fetched on its server, e.g. by `reelgate/server`): shown at once
+   * (poster, title, description), with no request, by a server-side render and by the browser's first render alike.
+   * The `data` attribute takes it as JSON. Read at the first load only; a later `media` loads as usual. The player
+   * configuration (`player`) still loads in the browser.
+   */
+  data?: MediaResponse | null;
 
   private _width = 0;
   /** The browser could not play the chosen rendition (missing file, unsupported codec). */
@@ -164,9 +172,9 @@ export class ReelPlayer extends LitElement {
 
   /**
    * What plays, and the answer it was chosen from: chosen again for a new answer, or for a new width until playback
-   * starts (a resize never restarts the video).
+   * starts (a resize never restarts the video). Undefined: not chosen yet (see `_pick`); null: nothing playable.
    */
-  private _choice: Pick | null = null;
+  private _choice: Pick | null | undefined = null;
   private _chosenFrom: MediaResponse | undefined;
   /** The playback chunk (kit/player-kit.ts), loaded with the first media (or the first choice in a playlist). */
   private _kit: PlayerKit | null = null;
@@ -232,6 +240,7 @@ export class ReelPlayer extends LitElement {
       if (!site || !media) return IDLE;
       return fetchMedia(endpoint, site, media, signal);
     },
+    given: () => this.data,
   });
 
   private readonly _config = new Load(this, {
@@ -330,7 +339,13 @@ export class ReelPlayer extends LitElement {
     }
   }
 
-  private _pick(media: MediaResponse): Pick | null {
+  /**
+   * Undefined on the server, which knows no browser, and in the render that hydrates a server-rendered player (its
+   * shadow root is there before its first update), which must be the server's: the video is there without a source,
+   * showing its poster, and the next update (the kit's arrival, the player coming near) chooses.
+   */
+  private _pick(media: MediaResponse): Pick | null | undefined {
+    if (!this.hasUpdated && this.renderRoot?.firstChild !== null) return;
     const width = (this._width || this.clientWidth || 640) * (globalThis.devicePixelRatio || 1);
     return pickPlayback(media.sources, width, browserSupport());
   }
@@ -405,14 +420,14 @@ export class ReelPlayer extends LitElement {
 
   private _renderMedia(answer: MediaResponse, options: PlayerOptions) {
     const media = this._chosenFrom ?? answer;
-    const source = this._choice?.source;
-    const mse = this._choice?.engine === 'mse';
-    const url = source ? mediaUrl(this.endpoint, source.url) : null;
+    const choice = this._choice;
+    const source = choice?.source;
+    const url = source && choice.engine !== 'mse' ? mediaUrl(this.endpoint, source.url) : nothing;
     const poster = media.poster ? mediaUrl(this.endpoint, media.poster) : null;
     const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
     return html`
-        ${url ? html`
-          <video part="video" src=${mse ? nothing : url} poster=${poster ?? nothing} controls playsinline
+        ${choice !== null ? html`
+          <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
             aria-label=${label}
             preload=${/* Nothing while far from view, nor for HLS, where even metadata pulls a first segment. */
               !this._near || isHls(source!) ? 'none' : options.preload}
@@ -428,7 +443,7 @@ export class ReelPlayer extends LitElement {
               <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${mediaUrl(this.endpoint, t.url)} ?default=${t.default} />`)}
           </video>`
           : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
-        ${url && this._playbackFailed
+        ${choice && this._playbackFailed
           ? html`<div class="placeholder failed" part="playback-error" role="alert">This video could not be played.</div>`
           : nothing}
         ${this._kit?.overlay()}`;

@@ -72,6 +72,7 @@ export class ReelPlaylist extends LitElement {
     endpoint: {},
     selected: { reflect: true },
     state: { reflect: true },
+    data: { type: Object },
     _items: { state: true, attribute: false },
     _feed: { state: true, attribute: false },
     _active: { state: true, attribute: false },
@@ -103,6 +104,12 @@ export class ReelPlaylist extends LitElement {
   selected: string | null = null;
   /** `loading`, `empty`, `error` or `complete` (`idle` until `site` and `playlist` are set). Read-only. */
   state: PlaylistState = 'idle';
+  /**
+   * The first page's answer when the page has it already (fetched on its server, e.g. by `reelgate/server`): shown at
+   * once, with no request, by a server-side render and by the browser's first render alike. The `data` attribute
+   * takes it as JSON. Read at the first load only; a later `site`, `playlist` or `page-size` loads as usual.
+   */
+  data?: FeedResponse | null;
 
   private _items: FeedItem[] = [];
   private _feed: FeedResponse | null = null;
@@ -123,6 +130,7 @@ export class ReelPlaylist extends LitElement {
       this._active = Math.max(0, feed.items.findIndex((item) => item.id === this.selected));
       emit(this, new ReelLoadEvent(feed, this._items));
     },
+    given: () => this.data,
   });
 
   /** "Load more": run by the button only, for the page after the last one shown. */

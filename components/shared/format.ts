@@ -1,23 +1,25 @@
 /**
  * Numbers, durations and dates in the page's language: the closest `[lang]` ancestor (crossing shadow roots), then
- * the document's `lang`, then the browser's.
+ * the document's `lang`, then the browser's. On the server (Lit SSR), which has no document around the element: the
+ * element's own `lang`, else English, which the browser's first render must match to hydrate (components/README.md,
+ * "Server-side rendering").
  */
-
 export function pageLang(node: Node): string {
-  let current: Node | null = node;
-  while (current) {
-    if (current instanceof Element && current.hasAttribute('lang')) {
-      const lang = current.getAttribute('lang')!.trim();
-      if (lang) return supported(lang);
-    }
-    current = current.parentNode ?? (current instanceof ShadowRoot ? current.host : null);
+  // Up through the elements (from a shadow root to its host) to the document, which has no `getAttribute`. On the
+  // server an element has no parent: its own `lang` is all there is.
+  for (let current: Node | null | undefined = node; current;
+    current = current.parentNode ?? (current as ShadowRoot).host) {
+    const lang = (current as Element).getAttribute?.('lang')?.trim();
+    if (lang) return supported(() => lang);
   }
-  return supported(document.documentElement.lang || navigator.language || 'en');
+  // On the server, `document` throws (a ReferenceError): English, as `supported` answers for anything unreadable.
+  return supported(() => document.documentElement.lang || navigator.language || 'en');
 }
 
-function supported(lang: string): string {
+/** The language `lang()` names, in its canonical spelling; English when it names none, or throws. */
+function supported(lang: () => string): string {
   try {
-    return Intl.getCanonicalLocales(lang)[0] ?? 'en';
+    return Intl.getCanonicalLocales(lang())[0] ?? 'en';
   } catch {
     return 'en';
   }
@@ -64,10 +66,15 @@ export function formatSpokenDuration(seconds: number, lang: string): string {
   return cachedFormat(listFormats, lang, () => new Intl.ListFormat(lang, { style: 'narrow', type: 'unit' })).format(words);
 }
 
+/**
+ * A publish date, as the day it is in UTC (what the platform records, and the JSON-LD's `uploadDate` says): the same
+ * wherever it is formatted, so a server's render (whose clock is UTC, often) and the browser's first render agree.
+ */
 export function formatDate(iso: string, lang: string): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  return cachedFormat(dateFormats, lang, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' })).format(date);
+  return cachedFormat(dateFormats, lang, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }))
+    .format(date);
 }
 
 /** A playback rate as the rate menu shows it: `1.5×`. */

@@ -6,6 +6,12 @@
  * With `args`, the call runs on each host update whose args differ (shallowly) from the last run's; without, only
  * through `run()`. A newer run aborts the one in flight (its `AbortSignal` goes into `fetch`), and a stale outcome is
  * dropped, so an old answer never overwrites a newer one. `reset()` cancels and forgets the run in flight.
+ *
+ * Server-side rendering (Lit SSR calls the host's `willUpdate` and `render`, never a controller's `hostUpdate`): the
+ * status `state()` answers is the one `render()` shows, so a server render shows what the browser's first render will
+ * (the loading view for a call about to be made), which hydration requires. An answer the page already has (`given`:
+ * the elements' `data`, fetched on the publisher's server) is taken at the first load in place of the call, on the
+ * server and in the browser alike.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { errorMessage, ReelApiError } from './api.ts';
@@ -24,6 +30,11 @@ export interface LoadOptions<A extends readonly unknown[], T> {
   onComplete?: (value: T) => void;
   /** Default: `reel-error` from the host. */
   onError?: (error: unknown) => void;
+  /**
+   * The answer the page already has for the first load (the host's `data`): taken as if it had just arrived, with no
+   * call, when the first load is due. Later loads (new args, a retry) call as usual.
+   */
+  given?: () => T | null | undefined;
 }
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -56,9 +67,21 @@ export class Load<A extends readonly unknown[], T> implements ReactiveController
     if (this._options.args && this._changed() && !this._held()) void this.run();
   }
 
-  /** The host's `state` for this load, from its `willUpdate`: a change of args (run right after) counts as loading. */
+  /**
+   * The host's `state` for this load, from its `willUpdate`: a change of args (run right after) counts as loading, and
+   * so does the status `render()` shows, unless the first load is given its answer (`given`), which completes it now.
+   */
   state(ready: boolean): LoadStatus {
-    return this.status === 'idle' || this._changed() ? (ready && !this._held() ? 'loading' : 'idle') : this.status;
+    if (!this._changed()) return this.status;
+    if (!ready || this._held()) return 'idle';
+    // Given at the first load only: no run has started (a run sets `_args` first), so there is nothing to cancel.
+    const given = !this._args && this._options.given?.();
+    if (given) {
+      this._args = this._options.args!();
+      this.value = given;
+      this._options.onComplete?.(given);
+    }
+    return (this.status = given ? 'complete' : 'loading');
   }
 
   /**

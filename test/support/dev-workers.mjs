@@ -143,7 +143,8 @@ export async function startDevWorkers({ label, workerPort, sandboxPort, inspecto
     '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', `DELIVERY_BASE_URL:${sandboxUrl}`,
     '--var', 'DEV_MODE:true', '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
-    '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`, '--var', `ADMIN_TOKEN:${vars.ADMIN_TOKEN}`]);
+    '--var', `SIGNED_SITE_SECRET:${vars.SIGNED_SITE_SECRET}`, '--var', `ADMIN_TOKEN:${vars.ADMIN_TOKEN}`,
+    '--var', `RENDER_TOKEN:${vars.RENDER_TOKEN}`]);
   const deadline = Date.now() + timeoutMs;
   const up = (await ready(sandbox, deadline)) && (await ready(worker, deadline)) &&
     (await answers(`${sandboxUrl}/`, deadline)) && (await answers(`${workerUrl}/api/geo`, deadline));

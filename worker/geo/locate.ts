@@ -23,7 +23,7 @@ import type { GeoResponse } from '../contract/public-api.ts';
 import type { RequestContext } from '../http/context.ts';
 import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../contract/geo-types.ts';
-import { callerAddress, callerNetwork, DEV_IP_HEADER, devMode, hashAddress } from '../http/visitor.ts';
+import { callerAddress, callerNetwork, connectionIsCaller, hashAddress } from '../http/visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;
 
@@ -65,14 +65,10 @@ export function locateCaller(visit: RequestContext, need: GeoNeed = 'full'): Pro
   return located;
 }
 
-/** `request.cf` describes the connection, so it speaks for the caller unless DEV_MODE's stand-in address is in use. */
-function cfDescribesCaller(request: Request, env: Env): boolean {
-  return !(devMode(env) && request.headers.has(DEV_IP_HEADER));
-}
-
 async function locate(c: RequestContext, need: GeoNeed): Promise<GeoResponse> {
   const { request, env } = c;
-  const trustCf = cfDescribesCaller(request, env);
+  // `request.cf` describes the connection: it speaks for the caller unless another address stands in (visitor.ts).
+  const trustCf = connectionIsCaller(request, env);
   if (need === 'country' && trustCf) {
     const cf = fromCf(request);
     if (cf.country && cf.continent) return cf;

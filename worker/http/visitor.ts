@@ -1,13 +1,28 @@
 /**
  * Who is calling: the connecting address (Cloudflare's `CF-Connecting-IP`; with DEV_MODE "true" only, the
- * `x-reelgate-dev-ip` header stands in for it) and a salted hash of it, which is all we ever store or key on.
+ * `x-reelgate-dev-ip` header stands in for it; from a server rendering a page for a visitor and holding the render
+ * token, the visitor's address it names in `x-reelgate-visitor-ip`) and a salted hash of it, which is all we ever
+ * store or key on.
  * Whatever counts visitors (the abuse limit, turns in the budget's public lane) counts networks: an IPv4 address, or
  * an IPv6 /64 (`visitorNetwork`), since one subscriber holds a whole /64. Geo lookups stay per address.
  */
 import type { Env } from '../env.ts';
 import { parseIpAddress, visitorNetwork } from '../upstream/index.ts';
+import { ApiError } from './errors.ts';
 
 export const DEV_IP_HEADER = 'x-reelgate-dev-ip';
+
+/**
+ * The visitor's address, as a server that renders pages for visitors names it (`reelgate/server` in a publisher's
+ * Astro, Next.js or Node renderer asks the public API on the visitor's behalf, so geo policies, playback URLs and the
+ * abuse limit are the visitor's, not the server's). Taken only from a request carrying the render token
+ * (`Authorization: Bearer <RENDER_TOKEN>`); any other request naming a visitor is refused (401), so an anonymous caller
+ * can never choose its own address, and a server whose token is wrong or unset gets nothing rather than answers
+ * decided for its own address. An empty or malformed value is an unreadable address: never the connection's.
+ */
+export const VISITOR_IP_HEADER = 'x-reelgate-visitor-ip';
+
+type CallerEnv = Pick<Env, 'DEV_MODE' | 'RENDER_TOKEN'>;
 
 export function devMode(env: Pick<Env, 'DEV_MODE'>): boolean {
   return env.DEV_MODE === 'true';
@@ -23,7 +38,7 @@ interface Caller {
 /** Per request, and per reading of DEV_MODE (the same request read under another env is read again). */
 const callers = new WeakMap<Request, { dev?: Caller; live?: Caller }>();
 
-function caller(request: Request, env: Pick<Env, 'DEV_MODE'>): Caller {
+function caller(request: Request, env: CallerEnv): Caller {
   const dev = devMode(env);
   let byMode = callers.get(request);
   if (!byMode) {
@@ -32,7 +47,8 @@ function caller(request: Request, env: Pick<Env, 'DEV_MODE'>): Caller {
   }
   let known = dev ? byMode.dev : byMode.live;
   if (!known) {
-    const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? request.headers.get('cf-connecting-ip') ?? '').trim();
+    const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? forwardedVisitor(request, env) ??
+      request.headers.get('cf-connecting-ip') ?? '').trim();
     const parsed = !raw || raw.length > 64 ? null : parseIpAddress(raw);
     const address = parsed?.address ?? null;
     // An IPv4 address is its own network (what visitorNetwork would answer after parsing it again).
@@ -43,18 +59,51 @@ function caller(request: Request, env: Pick<Env, 'DEV_MODE'>): Caller {
   return known;
 }
 
+/**
+ * The visitor a render server names ({@link VISITOR_IP_HEADER}), or null when the request names none. Throws 401 when
+ * it names one without the render token.
+ */
+function forwardedVisitor(request: Request, env: CallerEnv): string | null {
+  const named = request.headers.get(VISITOR_IP_HEADER);
+  if (named === null) return null;
+  const token = env.RENDER_TOKEN;
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  if (!token || !given || !sameSecret(given, token)) {
+    throw new ApiError(401, 'unauthorized',
+      `Only a server holding the worker's render token may name the visitor (${VISITOR_IP_HEADER}).`, null,
+      { 'www-authenticate': 'Bearer' });
+  }
+  return named;
+}
+
+/** Compares in constant time for a given length (the token's length is no secret). */
+function sameSecret(given: string, expected: string): boolean {
+  const encoder = new TextEncoder();
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  return a.byteLength === b.byteLength ? crypto.subtle.timingSafeEqual(a, b) : !crypto.subtle.timingSafeEqual(b, b);
+}
+
+/**
+ * Whether the caller is the connection itself, so Cloudflare's `request.cf` describes them: not when DEV_MODE's
+ * stand-in or a render server's visitor takes the connection's place.
+ */
+export function connectionIsCaller(request: Request, env: CallerEnv): boolean {
+  return !(devMode(env) && request.headers.has(DEV_IP_HEADER)) && !request.headers.has(VISITOR_IP_HEADER);
+}
+
 /** The caller's canonical address, or null when absent or malformed. */
-export function callerAddress(request: Request, env: Pick<Env, 'DEV_MODE'>): string | null {
+export function callerAddress(request: Request, env: CallerEnv): string | null {
   return caller(request, env).address;
 }
 
 /** The caller's network as counted (an IPv4 address, an IPv6 /64), or null. */
-export function callerNetwork(request: Request, env: Pick<Env, 'DEV_MODE'>): string | null {
+export function callerNetwork(request: Request, env: CallerEnv): string | null {
   return caller(request, env).network;
 }
 
 /** The caller as a counted visitor: the salted hash of their network (IPv4 address or IPv6 /64), or null. */
-export async function visitorKey(request: Request, env: Pick<Env, 'DEV_MODE' | 'ADDRESS_SALT' | 'API_SECRET'>):
+export async function visitorKey(request: Request, env: CallerEnv & Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>):
 Promise<string | null> {
   const network = callerNetwork(request, env);
   return network ? hashAddress(env, network) : null;
