@@ -7,24 +7,14 @@
 // 3. Runs test/console/*.test.mjs with `node --test`, one file at a time, handing them the worker's and the sandbox's
 //    addresses (REELGATE_TEST_WORKER, REELGATE_TEST_SANDBOX) and the browser (REELGATE_CHROMIUM_PATH); the summary
 //    reporter writes .build/summaries/console.json. Stops both workers and exits with the tests' status.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDevWorkers } from '../support/dev-workers.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
+import { failSuite, runNodeTests } from '../support/node-suite.mjs';
 
 const SUITE = 'console';
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
-
-function fail(reason) {
-  console.error(`test:console: FAILED - ${reason}`);
-  const dir = join(root, '.build', 'summaries');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${SUITE}.json`), JSON.stringify({ suite: SUITE, passed: 0, failed: 1, skipped: 0, status: 'failed', reason }));
-  process.exit(1);
-}
+const fail = (reason) => failSuite(SUITE, reason);
 
 let browser;
 try {
@@ -33,8 +23,6 @@ try {
   fail(error.message);
 }
 console.log(`test:console: Chromium ${browser.path} (${browser.source})`);
-
-const files = readdirSync(here).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => join(here, name));
 
 let workers;
 try {
@@ -51,26 +39,7 @@ try {
 }
 console.log(`test:console: worker ${workers.workerUrl} and sandbox ${workers.sandboxUrl} are up`);
 
-let tests;
-const stopOn = (signal) => process.once(signal, async () => {
-  if (tests && tests.exitCode === null) tests.kill(signal);
-  await workers.stop();
-  process.exit(1);
+await runNodeTests({
+  suite: SUITE, dir: here, stop: () => workers.stop(),
+  env: { REELGATE_TEST_WORKER: workers.workerUrl, REELGATE_TEST_SANDBOX: workers.sandboxUrl, REELGATE_CHROMIUM_PATH: browser.path },
 });
-stopOn('SIGINT');
-stopOn('SIGTERM');
-
-tests = spawn(process.execPath, ['--test', '--test-concurrency=1',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./test/support/node-summary-reporter.mjs', '--test-reporter-destination=stdout',
-  ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env, WRANGLER_SEND_METRICS: 'false', REELGATE_SUITE: SUITE,
-    REELGATE_TEST_WORKER: workers.workerUrl, REELGATE_TEST_SANDBOX: workers.sandboxUrl, REELGATE_CHROMIUM_PATH: browser.path,
-  },
-});
-const code = await new Promise((resolve) => tests.on('exit', (c) => resolve(c ?? 1)));
-await workers.stop();
-process.exit(code);

@@ -12,29 +12,16 @@
 // 3. Runs test/firefox/*.test.mjs with `node --test`, one file at a time (each launches its own Firefox), handing them
 //    the worker's address (REELGATE_TEST_WORKER) and the Firefox (REELGATE_FIREFOX_PATH); the summary reporter writes
 //    .build/summaries/firefox.json. Stops both workers and exits with the tests' status.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDevWorkers } from '../support/dev-workers.mjs';
 import { INSTALL_HINT, findFirefox } from '../support/find-firefox.mjs';
+import { failSuite, runNodeTests, writeSummary } from '../support/node-suite.mjs';
 
 const SUITE = 'firefox';
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/** The summary .ci/summarize.mjs reads when no test ran: skipped, or one failure with its reason. */
-function summary(fields) {
-  const dir = join(root, '.build', 'summaries');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${SUITE}.json`), JSON.stringify({ suite: SUITE, passed: 0, failed: 0, skipped: 0, ...fields }));
-}
-
-function fail(reason) {
-  console.error(`test:firefox: FAILED - ${reason}`);
-  summary({ failed: 1, status: 'failed', reason });
-  process.exit(1);
-}
+const summary = (fields) => writeSummary(SUITE, fields);
+const fail = (reason) => failSuite(SUITE, reason);
 
 let firefox;
 try {
@@ -54,8 +41,6 @@ if (!firefox) {
 }
 console.log(`test:firefox: Firefox ${firefox.path} (${firefox.source})`);
 
-const files = readdirSync(here).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => join(here, name));
-
 let workers;
 try {
   workers = await startDevWorkers({
@@ -70,26 +55,7 @@ try {
 }
 console.log(`test:firefox: worker ${workers.workerUrl} and sandbox ${workers.sandboxUrl} are up`);
 
-let tests;
-const stopOn = (signal) => process.once(signal, async () => {
-  if (tests && tests.exitCode === null) tests.kill(signal);
-  await workers.stop();
-  process.exit(1);
+await runNodeTests({
+  suite: SUITE, dir: here, stop: () => workers.stop(),
+  env: { REELGATE_TEST_WORKER: workers.workerUrl, REELGATE_FIREFOX_PATH: firefox.path },
 });
-stopOn('SIGINT');
-stopOn('SIGTERM');
-
-tests = spawn(process.execPath, ['--test', '--test-concurrency=1',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./test/support/node-summary-reporter.mjs', '--test-reporter-destination=stdout',
-  ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env, WRANGLER_SEND_METRICS: 'false', REELGATE_SUITE: SUITE,
-    REELGATE_TEST_WORKER: workers.workerUrl, REELGATE_FIREFOX_PATH: firefox.path,
-  },
-});
-const code = await new Promise((resolve) => tests.on('exit', (c) => resolve(c ?? 1)));
-await workers.stop();
-process.exit(code);

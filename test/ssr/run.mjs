@@ -11,13 +11,14 @@
 //    check:apps`). REELGATE_SKIP_INTEGRATION=1 leaves them out (and their file skips).
 // 3. Runs test/ssr/*.test.mjs with `node --test`, one file at a time; the summary reporter writes
 //    .build/summaries/ssr.json. Stops the workers and exits with the tests' status.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startDevWorkers } from '../support/dev-workers.mjs';
 import { findBrowser } from '../support/find-browser.mjs';
+import { failSuite, runNodeTests } from '../support/node-suite.mjs';
 
 const SUITE = 'ssr';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,13 +26,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const work = join(root, '.build', 'ssr');
 const app = join(work, 'app');
 
-function fail(reason) {
-  console.error(`test:ssr: FAILED - ${reason}`);
-  const dir = join(root, '.build', 'summaries');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${SUITE}.json`), JSON.stringify({ suite: SUITE, passed: 0, failed: 1, skipped: 0, reason }));
-  process.exit(1);
-}
+const fail = (reason) => failSuite(SUITE, reason);
 
 let browser;
 try {
@@ -92,26 +87,7 @@ if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
 }
 
 // 3. The tests.
-const files = readdirSync(here).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => join(here, name));
-let tests;
-const stopOn = (signal) => process.once(signal, async () => {
-  if (tests && tests.exitCode === null) tests.kill(signal);
-  await workers?.stop();
-  process.exit(1);
+await runNodeTests({
+  suite: SUITE, dir: here, stop: async () => workers?.stop(),
+  env: { CHROME_PATH: browser.path, REELGATE_SSR_APP: app, ...(workers ? { REELGATE_TEST_WORKER: workers.workerUrl } : {}) },
 });
-stopOn('SIGINT');
-stopOn('SIGTERM');
-tests = spawn(process.execPath, ['--test', '--test-concurrency=1',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./test/support/node-summary-reporter.mjs', '--test-reporter-destination=stdout',
-  ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env, WRANGLER_SEND_METRICS: 'false', REELGATE_SUITE: SUITE, CHROME_PATH: browser.path,
-    REELGATE_SSR_APP: app, ...(workers ? { REELGATE_TEST_WORKER: workers.workerUrl } : {}),
-  },
-});
-const code = await new Promise((resolve) => tests.on('exit', (c) => resolve(c ?? 1)));
-await workers?.stop();
-process.exit(code);

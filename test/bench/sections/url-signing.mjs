@@ -31,10 +31,11 @@
 // and the two primitives alone.
 import { build } from 'esbuild';
 import { createHash, createHmac, webcrypto } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { shippedConfig, startDirectReelgates } from '../lib/direct.mjs';
 import { load, round } from '../lib/load.mjs';
+import { answer, cpuSeconds, median, ratios, summarize, warm } from '../lib/rounds.mjs';
 import { managementCalls, sandboxControls } from '../lib/sandbox.mjs';
 import { rotatingVisitor, visitorAddresses } from '../lib/visitors.mjs';
 
@@ -48,24 +49,6 @@ const PAGE_LENGTH = 10;
 const VISITORS_PER_RUN = 500;
 /** Past section 1's IPv4 visitors: every run's visitors are IPv6 /64s, one address shape for all. */
 const FIRST_VISITOR = 400;
-const DEV_IP = 'x-reelgate-dev-ip';
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-/** The CPU time (user and system) a process has used, in seconds; 0 when it cannot be read. */
-function cpuSeconds(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime, in clock ticks (100 a second on Linux)
-  } catch {
-    return 0;
-  }
-}
 
 /** The platform URLs an answer hands out, and how many carry a signature. */
 function urlsOf(body, delivery) {
@@ -80,26 +63,6 @@ function urlsOf(body, delivery) {
   walk(body);
   const signed = urls.filter((url) => /[?&](sig|token)=/.test(url)).length;
   return { platform: urls.length, distinct: new Set(urls).size, signed };
-}
-
-async function answer(origin, path, visitor = '2001:db8:ffff::1') {
-  const response = await fetch(`${origin}${path}`, { headers: { [DEV_IP]: visitor, 'accept-encoding': 'identity' } });
-  const text = await response.text();
-  return { status: response.status, cache: response.headers.get('x-reelgate-cache'), text, bytes: Buffer.byteLength(text),
-    body: response.ok ? JSON.parse(text) : null, retryAfter: Number(response.headers.get('retry-after') ?? 1) };
-}
-
-/** Until the key answers 200 from the cache (`HIT`); a budget 429 on the way means "later". */
-async function warm(origin, path) {
-  let last = '';
-  for (let tries = 0; tries < 40; tries++) {
-    const got = await answer(origin, path);
-    if (got.status === 200 && got.cache === 'HIT') return got;
-    last = `${got.status} ${got.cache} ${got.text.slice(0, 120)}`;
-    const wait = got.status === 429 ? Math.min(got.retryAfter, 5) * 1000 : 200;
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-  throw new Error(`${path} was never served from the cache; last answer: ${last}`);
 }
 
 const shape = (media) => `${media.sources.length} sources, ${media.tracks.length} tracks, ${media.thumbnails.length} thumbnails`;
@@ -131,54 +94,6 @@ async function fetchStatus(url) {
   } catch (error) {
     return `unreachable: ${error.message}`;
   }
-}
-
-function versus(subject, baseline) {
-  return {
-    requests_per_second: round(subject.requests_per_second / baseline.requests_per_second, 3),
-    mean_latency: round(subject.latency_ms.mean / baseline.latency_ms.mean, 3),
-    p99_latency: round(subject.latency_ms.p99 / baseline.latency_ms.p99, 3),
-    worker_cpu_per_request: round(cpuPerRequest([subject]) / cpuPerRequest([baseline]), 3),
-  };
-}
-
-/** The worker's CPU time per answer over runs, in microseconds (clock ticks of 10 ms, so summed over the runs). */
-const cpuPerRequest = (runs) => round(runs.reduce((sum, r) => sum + r.worker_cpu_s, 0) * 1e6 /
-  runs.reduce((sum, r) => sum + r.requests, 0), 1);
-
-/** Subject against baseline round by round (neighbours in time); the median of each ratio, and every round's. */
-function ratios(subject, baseline) {
-  const rounds = subject.map((run, i) => versus(run, baseline[i]));
-  return {
-    requests_per_second: round(median(rounds.map((v) => v.requests_per_second)), 3),
-    mean_latency: round(median(rounds.map((v) => v.mean_latency)), 3),
-    p99_latency: round(median(rounds.map((v) => v.p99_latency)), 3),
-    // Over all the rounds together (per-round CPU is a few dozen clock ticks).
-    worker_cpu_per_request: round(cpuPerRequest(subject) / cpuPerRequest(baseline), 3),
-    rounds,
-  };
-}
-
-/** The rounds of one case summed up: the median over the rounds of each figure, each round kept. */
-function summarize(runs) {
-  const rps = runs.map((r) => r.requests_per_second);
-  return {
-    requests_per_second: Math.round(median(rps)),
-    latency_ms: {
-      mean: round(median(runs.map((r) => r.latency_ms.mean)), 2),
-      p50: round(median(runs.map((r) => r.latency_ms.p50)), 1),
-      p99: round(median(runs.map((r) => r.latency_ms.p99)), 1),
-    },
-    worker_cpu_us_per_request: cpuPerRequest(runs),
-    requests: runs.reduce((sum, r) => sum + r.requests, 0),
-    statuses: runs.reduce((mix, r) => {
-      for (const [status, count] of Object.entries(r.statuses)) mix[status] = (mix[status] ?? 0) + count;
-      return mix;
-    }, {}),
-    errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
-    rounds: runs.map((r) => ({ requests_per_second: r.requests_per_second, mean_ms: r.latency_ms.mean, p99_ms: r.latency_ms.p99,
-      worker_cpu_s: r.worker_cpu_s })),
-  };
 }
 
 const SIGNING_COST_BUNDLE = `${root}.build/bench/signing-cost.js`;

@@ -1,0 +1,50 @@
+// What the suites that drive a browser from Node share (test/console, test/ssr, test/firefox: each a run.mjs that
+// starts what its tests need, then this): their summary for .ci/summarize.mjs when no test could run, and running a
+// folder's *.test.mjs with `node --test`, one file at a time, the summary reporter writing .build/summaries/<suite>.json.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The summary .ci/summarize.mjs reads when no test ran: skipped (`status`), or one failure with its reason. */
+export function writeSummary(suite, fields) {
+  const dir = join(root, '.build', 'summaries');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${suite}.json`), JSON.stringify({ suite, passed: 0, failed: 0, skipped: 0, ...fields }));
+}
+
+/** The suite could not run: says why, counts one failure, exits 1. */
+export function failSuite(suite, reason) {
+  console.error(`test:${suite}: FAILED - ${reason}`);
+  writeSummary(suite, { failed: 1, status: 'failed', reason });
+  process.exit(1);
+}
+
+/**
+ * Runs `dir`'s *.test.mjs with `node --test` (one file at a time) and exits with its status, after `stop()` (the
+ * servers the suite started). Ctrl-C or SIGTERM stops the tests and the servers too.
+ */
+export async function runNodeTests({ suite, dir, env = {}, stop = async () => undefined }) {
+  const files = readdirSync(dir).filter((name) => name.endsWith('.test.mjs')).sort().map((name) => join(dir, name));
+  let tests;
+  const stopOn = (signal) => process.once(signal, async () => {
+    if (tests && tests.exitCode === null) tests.kill(signal);
+    await stop();
+    process.exit(1);
+  });
+  stopOn('SIGINT');
+  stopOn('SIGTERM');
+  tests = spawn(process.execPath, ['--test', '--test-concurrency=1',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./test/support/node-summary-reporter.mjs', '--test-reporter-destination=stdout',
+    ...files], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', REELGATE_SUITE: suite, ...env },
+  });
+  const code = await new Promise((resolve) => tests.on('exit', (c) => resolve(c ?? 1)));
+  await stop();
+  process.exit(code);
+}
