@@ -27,12 +27,8 @@ export { BudgetObject } from './budget/index.ts';
 export { MetricsObject } from './metrics/index.ts';
 
 type Args = [Env, ExecutionContext];
-/** Which front door a request came in by (its index in `DOORS`), as `/admin/metrics` counts requests. Read off the
- * URL's text: no parse. */
-function doorOf(url: string): number {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const query = url.indexOf('?', start);
-  const path = query < 0 ? url.slice(start) : url.slice(start, query);
+/** Which front door a path came in by (its index in `DOORS`), as `/admin/metrics` counts requests. */
+function doorOf(path: string): number {
   let door: Door = 'page';
   if (path.startsWith('/api/play/')) door = 'playback';
   else if (path.startsWith('/api/')) door = 'api';
@@ -130,11 +126,13 @@ const router = Router<IRequest, Args>({
       // copied. A HEAD answer is always copied without its body.
       if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
       const config = configOrNull(env);
-      applyCors(request as unknown as Request, out, config);
-      applySecurityHeaders(request as unknown as Request, out);
+      // The path read once, off the URL's text (as the front door's check reads it), for everything below.
+      const { path } = rawTarget(request.url);
+      applyCors(request as unknown as Request, out, config, path);
+      applySecurityHeaders(request as unknown as Request, out, path);
       // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
       if (isRecording()) {
-        countRequest(doorOf(request.url), out.status);
+        countRequest(doorOf(path), out.status);
         flushSoon(env, (promise) => ctx.waitUntil(promise));
       }
       return out;

@@ -40,10 +40,10 @@ const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
  */
 export const PLAYBACK_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
-export function applySecurityHeaders(request: Request, response: Response): void {
+/** `path`: the request's path as the front door read it (request-guard.ts `rawTarget`), so the URL is not parsed again. */
+export function applySecurityHeaders(request: Request, response: Response, path = new URL(request.url).pathname): void {
   const headers = response.headers;
   for (const [name, value] of Object.entries(COMMON)) headers.set(name, value);
-  const path = new URL(request.url).pathname;
   const html = (headers.get('content-type') ?? '').includes('text/html');
   if (path.startsWith(PLAYBACK_PATH)) {
     // Before any content-type rule: a playback answer is never a page, whatever type it names.
@@ -65,7 +65,7 @@ export function applySecurityHeaders(request: Request, response: Response): void
     // The embed script and the API are meant to be used by other sites' pages.
     headers.set('cross-origin-resource-policy', 'cross-origin');
   }
-  if (new URL(request.url).protocol === 'https:') {
+  if (request.url.startsWith('https:')) {
     headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
 }

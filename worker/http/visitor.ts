@@ -35,6 +35,28 @@ interface Caller {
   network: string | null;
 }
 
+/**
+ * Addresses already read, by their text as sent: a returning visitor's address (every request of a page, every HLS
+ * segment) is parsed, canonicalised and cut to its /64 once per isolate, not on every request. Bounded: the oldest
+ * reading goes first.
+ */
+const readings = new Map<string, Caller>();
+const MAX_READINGS = 4096;
+
+function readAddress(raw: string): Caller {
+  let known = readings.get(raw);
+  if (known) return known;
+  const parsed = !raw || raw.length > 64 ? null : parseIpAddress(raw);
+  const address = parsed?.address ?? null;
+  // An IPv4 address is its own network (what visitorNetwork would answer after parsing it again).
+  known = { address, network: parsed ? (parsed.version === 4 ? parsed.address : visitorNetwork(parsed.address)) : null };
+  if (raw.length <= 64) {
+    if (readings.size >= MAX_READINGS) readings.delete(readings.keys().next().value!);
+    readings.set(raw, known);
+  }
+  return known;
+}
+
 /** Per request, and per reading of DEV_MODE (the same request read under another env is read again). */
 const callers = new WeakMap<Request, { dev?: Caller; live?: Caller }>();
 
@@ -49,10 +71,7 @@ function caller(request: Request, env: CallerEnv): Caller {
   if (!known) {
     const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? forwardedVisitor(request, env) ??
       request.headers.get('cf-connecting-ip') ?? '').trim();
-    const parsed = !raw || raw.length > 64 ? null : parseIpAddress(raw);
-    const address = parsed?.address ?? null;
-    // An IPv4 address is its own network (what visitorNetwork would answer after parsing it again).
-    known = { address, network: parsed ? (parsed.version === 4 ? parsed.address : visitorNetwork(parsed.address)) : null };
+    known = readAddress(raw);
     if (dev) byMode.dev = known;
     else byMode.live = known;
   }
