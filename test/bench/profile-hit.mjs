@@ -1,38 +1,57 @@
 #!/usr/bin/env node
-// A CPU profile of the edge worker answering cached requests (issue 13's hot path), taken the way section 1 serves it:
-// the sandbox and the worker under `wrangler dev` (shipped wrangler.toml, DEV_MODE on, many simulated visitors), the
-// key warmed, then autocannon load while the V8 profiler of the worker's own isolate runs. The profiler is reached
-// over the Chrome DevTools protocol on the inspector port `wrangler dev --inspector-port` opens (workerd's inspector,
-// not Node's `node:inspector`): `Profiler.start`, the load, `Profiler.stop`.
+// Where a HIT's time goes, measured the way section 1 measures it (issue 28): reelgate and the hello-world Worker each
+// in a workerd process of its own on a direct socket (test/bench/lib/direct.mjs, no dev proxy in front), the feed
+// warmed to a HIT and a few visitors located for /api/geo, then closed-loop load while V8's profiler of the Worker's
+// own isolate runs, reached over workerd's inspector (Chrome DevTools protocol: `Profiler.start`, the load,
+// `Profiler.stop`).
 //
-//   node test/bench/profile-hit.mjs [feed|geo|hello] [seconds]
+//   node test/bench/profile-hit.mjs [feed|geo|hello|replay] [seconds]
 //
-// First an unprofiled run, reporting the CPU time each process spent per request (from /proc: the worker's workerd,
-// wrangler's dev proxy, the load generator), which unlike req/s does not move with whatever else the machine is
-// doing; `hello` does the same for section 1's hello-world Worker, the baseline. Then a profiled run: it prints the
-// functions with the most samples and writes the full profile to .build/hit-<case>.cpuprofile (open it in Chrome
-// DevTools' Performance panel, or speedscope). Not part of `npm run bench`; it only shows where a HIT's time goes.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// PROFILE_CASES (comma-separated, default all four) narrows the unprofiled runs, PROFILE_ROUNDS (default 1) repeats
+// them in rounds (medians reported); PROFILE=0 skips the profiled run.
+//
+// First unprofiled runs of every case, reporting each one's CPU time per request (its workerd process's user + system
+// time from /proc, which unlike req/s does not move much with whatever else the machine does), so one change's effect
+// reads in microseconds. Then a profiled run of the named case: the functions with the most samples, and the full
+// profile in .build/hit-<case>.cpuprofile with the bundle it ran in .build/hit-worker.js (open the profile in Chrome
+// DevTools' Performance panel, or speedscope). The profile counts JavaScript only: the assets router in front, the
+// HTTP parsing and writing and the rate-limit binding are workerd's C++ and show as "(program)" or not at all, which is
+// what the CPU figures of the unprofiled runs are for.
+//
+// Unlike section 1, the visitor limit is raised on both sides alike (same call, Miniflare's counter costs the same
+// whatever the limit), so a long run needs only a few located visitors. Not part of `npm run bench`.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
+import { startDirectEdge } from './lib/direct.mjs';
 import { load } from './lib/load.mjs';
+import { cpuSeconds, DEV_IP, median } from './lib/rounds.mjs';
 import { sandboxControls } from './lib/sandbox.mjs';
 import { rotatingVisitor, visitorAddresses } from './lib/visitors.mjs';
 import { sandboxSecrets } from './lib/secrets.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const which = process.argv[2] ?? 'feed';
-const seconds = Number(process.argv[3] ?? 6);
+const seconds = Number(process.argv[3] ?? 5);
+const CASES = ['hello', 'replay', 'feed', 'geo'];
+const measured = (process.env.PROFILE_CASES ?? CASES.join(',')).split(',').filter((name) => CASES.includes(name));
+const profiling = process.env.PROFILE !== '0';
+const rounds = Number(process.env.PROFILE_ROUNDS ?? 1);
+const INSPECTOR_PORT = 19987;
+const LOCATED = 40;
 const log = (message) => console.log(`[profile] ${message}`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One DevTools session to the worker's isolate. */
-async function devtools(inspectorPort) {
-  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+if (!CASES.includes(which)) {
+  console.error(`usage: node test/bench/profile-hit.mjs [${CASES.join('|')}] [seconds]`);
+  process.exit(2);
+}
+
+/** One DevTools session to the isolate of the Worker named `name`. */
+async function devtools(name) {
+  const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl?.endsWith(`/${name}`)) ?? targets.find((t) => t.webSocketDebuggerUrl);
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   let id = 0;
@@ -84,126 +103,83 @@ function summarise(profile) {
       inclusive.set(name, (inclusive.get(name) ?? 0) + 1);
     }
   }
-  const intervals = profile.timeDeltas.filter((dt) => dt > 0).sort((a, b) => a - b);
-  const interval = intervals[Math.floor(intervals.length / 2)] / 1000;
-  return { busy, interval, idle: profile.samples.length - busy, self: [...self].sort((a, b) => b[1] - a[1]),
+  return { busy, idle: profile.samples.length - busy, self: [...self].sort((a, b) => b[1] - a[1]),
     inclusive: [...inclusive].sort((a, b) => b[1] - a[1]) };
 }
 
-/** CPU milliseconds (user + system) of `pid` and every process under it, by command name. */
-function cpuOfTree(rootPid) {
-  const procs = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      procs.push({ pid: Number(entry), name, ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const inTree = new Set([rootPid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const proc of procs) if (!inTree.has(proc.pid) && inTree.has(proc.ppid)) { inTree.add(proc.pid); grew = true; }
-  }
-  return new Map(procs.filter((proc) => inTree.has(proc.pid)).map((proc) => [`${proc.name}[${proc.pid}]`, proc.ms]));
-}
-
-function selfCpuMs() {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-/**
- * Waits for the abuse limit's next fixed window (the binding counts per visitor per clock minute) so a run's visitors
- * start with their whole allowance. The hello-world Worker has no limit.
- */
-async function freshWindow(which) {
-  if (which === 'hello') return;
-  const wait = 60_000 - (Date.now() % 60_000) + 200;
-  log(`waiting ${(wait / 1000).toFixed(1)} s for a fresh abuse-limit window`);
-  await new Promise((resolve) => setTimeout(resolve, wait));
-}
-
 /** A profile of refusals is not a profile of HITs: say so loudly. */
-function warnIfRefused(run) {
-  const refused = Object.entries(run.statuses).filter(([status]) => status !== '200');
-  if (refused.length > 0) log(`WARNING: not every answer was a 200 (${JSON.stringify(run.statuses)}); shorten the run`);
+function warnIfRefused(label, run) {
+  const refused = Object.keys(run.statuses).filter((status) => status !== '200');
+  if (refused.length > 0) log(`WARNING: ${label}: not every answer was a 200 (${JSON.stringify(run.statuses)})`);
 }
 
 async function main() {
-  const state = mkdtempSync(join(tmpdir(), 'reelgate-profile-'));
-  const vars = sandboxSecrets();
+  const stack = await startDirectEdge({ secrets: sandboxSecrets(), inspect: which === 'hello' || which === 'replay' ? 'hello' : 'reelgate',
+    inspectorPort: INSPECTOR_PORT, visitorLimit: 1_000_000 });
   try {
-    let worker;
-    let path = '/';
-    let visitors;
-    if (which === 'hello') {
-      worker = await startWrangler({ name: 'hello-world', config: join(root, 'test/bench/hello-world/wrangler.toml'), port: 18887,
-        inspectorPort: 19887, persistTo: join(state, 'hello'), logDir: state });
-    } else {
-      // The worker serves dist/ as its assets; wrangler refuses to start without it (a fresh clone has none).
-      const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-      if (build.status !== 0) throw new Error('npm run build failed');
-      const sandbox = await startWrangler({ name: 'sandbox', config: join(root, 'demo/sandbox/wrangler.toml'), port: 18888,
-        inspectorPort: 19888, persistTo: join(state, 'sandbox'), logDir: state, vars });
-      worker = await startWrangler({ name: 'worker', config: join(root, 'wrangler.toml'), port: 18887, inspectorPort: 19887,
-        persistTo: join(state, 'worker'), logDir: state,
-        vars: { ...vars, API_BASE_URL: sandbox.origin, GEO_API_URL: sandbox.origin, DELIVERY_BASE_URL: sandbox.origin, DEV_MODE: 'true', ADDRESS_SALT: 'bench-address-salt' } });
-      const controls = sandboxControls(sandbox.origin);
-      await controls.reset({ rate_limit_per_minute: 600 });
-      const catalog = await controls.catalog();
-      const site = catalog.sites[0];
-      path = which === 'geo' ? '/api/geo' : `/api/sites/${site.id}/playlists/${site.playlists.manual[0]}`;
-      // As section 1: 180 located visitors for /api/geo, 300 for the feed (no lookup needed). Each may make 120 requests
-      // a minute (the abuse limit); every run starts in a fresh minute (see `freshWindow`) so it measures answers, not
-      // the limit's 429s.
-      const addresses = which === 'geo' ? visitorAddresses(180, 300) : visitorAddresses(300, 0);
-      visitors = rotatingVisitor(addresses);
-      for (const ip of which === 'geo' ? addresses : [addresses[0]]) {
-        for (let tries = 0; tries < 40; tries++) {
-          const response = await fetch(`${worker.origin}${path}`, { headers: { 'x-reelgate-dev-ip': ip } });
-          const body = await response.json();
-          if (response.ok && (which === 'geo' ? body.source === 'geo-api' : response.headers.get('x-reelgate-cache') === 'HIT')) break;
-          await new Promise((resolve) => setTimeout(resolve, 300));
-        }
+    const controls = sandboxControls(stack.sandbox.origin);
+    await controls.reset({ rate_limit_per_minute: 600 });
+    const site = (await controls.catalog()).sites[0];
+    const feedPath = `/api/sites/${site.id}/playlists/${site.playlists.manual[0]}`;
+    const located = visitorAddresses(LOCATED, 300);
+    const until = async (url, headers, check) => {
+      for (let tries = 0; tries < 60; tries++) {
+        const response = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
+        const text = await response.text();
+        if (response.ok && check(response, JSON.parse(text))) return { response, text };
+        await sleep(tries < 10 ? 150 : 1000);
+      }
+      throw new Error(`${url} was never served as wanted`);
+    };
+    const locating = measured.includes('geo') || (profiling && which === 'geo');
+    log(`warming the feed${locating ? ` and locating ${LOCATED} visitors (a Geo API lookup each, 50 a minute as shipped)` : ''}`);
+    if (locating) for (const ip of located) await until(`${stack.worker.origin}/api/geo`, { [DEV_IP]: ip }, (_, body) => body.source === 'geo-api');
+    const hit = (response) => response.headers.get('x-reelgate-cache') === 'HIT';
+    const { response: feedAnswer, text: feedBody } = await until(`${stack.worker.origin}${feedPath}`, { [DEV_IP]: '2001:db8:ffff::1' }, hit);
+    const framing = new Set(['content-length', 'transfer-encoding']);
+    await fetch(`${stack.hello.origin}/replay`, { method: 'PUT', body: JSON.stringify({ status: feedAnswer.status,
+      headers: [...feedAnswer.headers].filter(([name]) => !framing.has(name)), body: feedBody }) });
+
+    const cases = {
+      hello: { server: stack.hello, path: '/', visitors: rotatingVisitor(visitorAddresses(500, 1000)) },
+      replay: { server: stack.hello, path: '/replay', visitors: rotatingVisitor(visitorAddresses(500, 1000)) },
+      feed: { server: stack.worker, path: feedPath, visitors: rotatingVisitor(visitorAddresses(500, 1000)) },
+      geo: { server: stack.worker, path: '/api/geo', visitors: rotatingVisitor(located) },
+    };
+    const run = (c, durationSeconds) => load({ origin: c.server.origin, path: c.path, nextHeaders: c.visitors, connections: 10, durationSeconds });
+    log(`unprofiled: ${rounds} round(s) of ${seconds} s per case after 1 s unrecorded (CPU: that Worker's workerd process, from /proc)`);
+    const cpu = Object.fromEntries(measured.map((name) => [name, []]));
+    const rates = Object.fromEntries(measured.map((name) => [name, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (const name of measured) {
+        const c = cases[name];
+        if (name === 'feed') await until(`${stack.worker.origin}${feedPath}`, { [DEV_IP]: '2001:db8:ffff::1' }, hit);
+        await run(c, 1);
+        const before = cpuSeconds(c.server.pid);
+        const result = await run(c, seconds);
+        cpu[name].push(Math.round((cpuSeconds(c.server.pid) - before) * 1e6 / result.requests));
+        rates[name].push(result.requests_per_second);
+        warnIfRefused(name, result);
       }
     }
-    log(`warmed ${path}`);
-    await freshWindow(which);
-    await load({ origin: worker.origin, path, nextHeaders: visitors, connections: 10, durationSeconds: 1 });
-    // CPU per request, unprofiled.
-    const cpuBefore = cpuOfTree(worker.child.pid);
-    const selfBefore = selfCpuMs();
-    const plain = await load({ origin: worker.origin, path, nextHeaders: visitors, connections: 10, durationSeconds: seconds });
-    const selfAfter = selfCpuMs();
-    const cpuAfter = cpuOfTree(worker.child.pid);
-    log(`unprofiled: ${plain.requests_per_second} req/s, p50 ${plain.latency_ms.p50} ms, ${plain.requests} requests, statuses ${JSON.stringify(plain.statuses)}`);
-    let total = 0;
-    for (const [name, ms] of cpuAfter) {
-      const used = ms - (cpuBefore.get(name) ?? 0);
-      total += used;
-      if (used > 0) console.log(`  ${name.padEnd(28)} ${(used * 1000 / plain.requests).toFixed(0).padStart(6)} µs CPU per request`);
+    for (const name of measured) {
+      console.log(`  ${name.padEnd(7)} ${String(median(rates[name])).padStart(6)} req/s  ${String(median(cpu[name])).padStart(5)} µs CPU per request` +
+        `  (median of ${cpu[name].join(', ')})`);
     }
-    console.log(`  ${'load generator (this Node)'.padEnd(28)} ${((selfAfter - selfBefore) * 1000 / plain.requests).toFixed(0).padStart(6)} µs CPU per request`);
-    console.log(`  ${'server processes together'.padEnd(28)} ${(total * 1000 / plain.requests).toFixed(0).padStart(6)} µs CPU per request`);
-    warnIfRefused(plain);
-    const session = await devtools(19887);
+
+    if (!profiling) return;
+    const c = cases[which];
+    if (which === 'feed') await until(`${stack.worker.origin}${feedPath}`, { [DEV_IP]: '2001:db8:ffff::1' }, hit);
+    const session = await devtools(c.server === stack.worker ? 'reelgate' : 'hello-world');
     await session.send('Profiler.enable');
-    await session.send('Profiler.setSamplingInterval', { interval: 100 });
-    await freshWindow(which);
+    await session.send('Profiler.setSamplingInterval', { interval: 50 });
     await session.send('Profiler.start');
-    const result = await load({ origin: worker.origin, path, nextHeaders: visitors, connections: 10, durationSeconds: seconds });
+    const result = await run(c, seconds);
     const { profile } = await session.send('Profiler.stop');
     mkdirSync(join(root, '.build'), { recursive: true });
-    // The bundle wrangler dev built (its own middleware included), to read the profile's line numbers against.
     await session.send('Debugger.enable');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const script = session.scripts.find((s) => s.url.endsWith('index.js')) ?? session.scripts[0];
+    await sleep(500);
+    const script = session.scripts.find((s) => s.url.endsWith('.js')) ?? session.scripts[0];
     if (script) {
       const { scriptSource } = await session.send('Debugger.getScriptSource', { scriptId: script.scriptId });
       writeFileSync(join(root, '.build/hit-worker.js'), scriptSource);
@@ -211,11 +187,9 @@ async function main() {
     session.close();
     const out = join(root, `.build/hit-${which}.cpuprofile`);
     writeFileSync(out, JSON.stringify(profile));
-    warnIfRefused(result);
-    const { busy, idle, interval, self, inclusive } = summarise(profile);
-    const perRequest = (count) => (count * interval * 1000 / result.requests).toFixed(0);
-    log(`${result.requests_per_second} req/s, p50 ${result.latency_ms.p50} ms, ${result.requests} requests, statuses ${JSON.stringify(result.statuses)}`);
-    log(`${busy} busy samples, ${idle} idle, median interval ${interval.toFixed(3)} ms: about ${perRequest(busy)} µs of the isolate's thread per request`);
+    warnIfRefused(which, result);
+    const { busy, idle, self, inclusive } = summarise(profile);
+    log(`profiled ${which}: ${result.requests_per_second} req/s, ${result.requests} requests; ${busy} busy samples, ${idle} idle`);
     const share = (count) => `${(100 * count / busy).toFixed(1).padStart(5)} %`;
     console.log('self (share of busy samples)');
     for (const [key, count] of self.slice(0, 35)) console.log(`${share(count)}  ${key}`);
@@ -223,13 +197,11 @@ async function main() {
     for (const [name, count] of inclusive.slice(0, 45)) console.log(`${share(count)}  ${name}`);
     log(`wrote ${out.slice(root.length)}`);
   } finally {
-    await stopAllAndWait();
-    rmSync(state, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 
-main().catch(async (error) => {
+main().catch((error) => {
   console.error(error);
-  await stopAllAndWait();
   process.exit(1);
 });

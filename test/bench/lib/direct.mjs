@@ -38,8 +38,8 @@ function workerdChildren() {
 }
 
 /** One Miniflare (one workerd process) serving `options` on a direct socket; resolves to its origin, pid and stop. */
-export async function serve(options) {
-  const [served] = await serveTogether([options]);
+export async function serve(options, shared = {}) {
+  const [served] = await serveTogether([options], shared);
   return served;
 }
 
@@ -47,9 +47,10 @@ export async function serve(options) {
  * One Miniflare (one workerd process) serving several Workers, each on a direct socket of its own; resolves to one
  * { name, origin, pid, stop } per Worker, in order (the same pid for all; `stop` ends them all).
  */
-export async function serveTogether(list) {
+export async function serveTogether(list, shared = {}) {
   const before = workerdChildren();
   const mf = new Miniflare({
+    ...shared,
     host: '127.0.0.1',
     port: 0,
     workers: list.map((options) => ({ ...options, unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] })),
@@ -171,19 +172,30 @@ export function helloWorldOptions({ assets = false } = {}) {
  * cache no longer asks), reelgate as shipped, the hello-world Worker with reelgate's bindings that a request meets
  * (its VISITOR_LIMIT and its `[assets]`, so the same assets router in front), and the same hello-world Worker with the
  * rate-limit binding only (no assets router: what that router costs, for reference).
+ *
+ * For test/bench/profile-hit.mjs only: `inspect` ('reelgate' or 'hello') opens workerd's inspector for that Worker on
+ * `inspectorPort`, and `visitorLimit` raises VISITOR_LIMIT's limit on both sides alike (the same call; Miniflare's
+ * counter costs the same whatever the limit), so a profile can run long on a few located visitors.
  */
-export async function startDirectEdge({ secrets }) {
+export async function startDirectEdge({ secrets, inspect, inspectorPort = 19987, visitorLimit }) {
   await buildBundles();
   const started = [];
+  const limited = (options) => {
+    if (!visitorLimit) return options;
+    const ratelimits = structuredClone(options.ratelimits);
+    ratelimits.VISITOR_LIMIT.simple.limit = visitorLimit;
+    return { ...options, ratelimits };
+  };
+  const inspected = (name, options) => (inspect === name ? [{ ...options, unsafeInspectorProxy: true }, { inspectorPort }] : [options]);
   try {
     // One at a time: each new workerd is told apart from the others by being new (`serve`).
     const sandbox = await serve({ ...sandboxWorkerOptions(), bindings: { ...sandboxWorkerOptions().bindings, ...secrets } });
     started.push(sandbox);
-    const worker = await serve(reelgateOptions('reelgate', sandbox.origin, secrets));
+    const worker = await serve(...inspected('reelgate', limited(reelgateOptions('reelgate', sandbox.origin, secrets))));
     started.push(worker);
-    const hello = await serve(helloWorldOptions({ assets: true }));
+    const hello = await serve(...inspected('hello', limited(helloWorldOptions({ assets: true }))));
     started.push(hello);
-    const bareHello = await serve({ ...helloWorldOptions(), name: 'hello-world-bare' });
+    const bareHello = await serve(limited({ ...helloWorldOptions(), name: 'hello-world-bare' }));
     started.push(bareHello);
     return { sandbox, worker, hello, bareHello, stop: () => Promise.all(started.map((s) => s.stop())) };
   } catch (error) {
