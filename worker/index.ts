@@ -12,11 +12,12 @@ import { gateway } from './gateway/index.ts';
 import { enforceVisitorLimit } from './http/abuse-limit.ts';
 import { embedAsset } from './http/assets.ts';
 import { RequestContext } from './http/context.ts';
-import { applyCors, preflight, refuseOtherOrigins } from './http/cors.ts';
+import { allowOrigin, applyCors, preflight, refuseOtherOrigins } from './http/cors.ts';
 import { errorResponse, notFound } from './http/errors.ts';
-import { checkRawPath, guardRequest, rawTarget } from './http/request-guard.ts';
-import { isOwnResponse } from './http/respond.ts';
-import { applySecurityHeaders } from './http/security-headers.ts';
+import { isApi, rawTarget } from './http/paths.ts';
+import { checkRawPath, guardRequest } from './http/request-guard.ts';
+import { isDressed, isOwnResponse } from './http/respond.ts';
+import { applySecurityHeaders, isDataPath } from './http/security-headers.ts';
 import { devMode } from './http/visitor.ts';
 import { countRequest, DOORS, flushSoon, isRecording, useMetricsConfig, type Door } from './metrics/index.ts';
 import { playRoute } from './playback/index.ts';
@@ -122,14 +123,21 @@ const router = Router<IRequest, Args>({
   finally: [
     (response: Response | undefined, request: IRequest, env: Env, ctx: ExecutionContext) => {
       let out = response instanceof Response ? response : errorResponse(notFound('No such route.'));
+      // The path read once, off the URL's text (as the front door's check reads it), for everything below.
+      const { path } = rawTarget(request.url);
+      // A JSON answer built with this path's security headers and Vary already (http/respond.ts) needs only the
+      // caller's CORS; asked before a HEAD answer is copied (the copy is not marked).
+      const dressed = isDressed(out) && isDataPath(path);
       // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
       // copied. A HEAD answer is always copied without its body.
       if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
       const config = configOrNull(env);
-      // The path read once, off the URL's text (as the front door's check reads it), for everything below.
-      const { path } = rawTarget(request.url);
-      applyCors(request as unknown as Request, out, config, path);
-      applySecurityHeaders(request as unknown as Request, out, path);
+      if (!dressed) {
+        applyCors(request as unknown as Request, out, config, path);
+        applySecurityHeaders(request as unknown as Request, out, path);
+      } else if (isApi(path)) {
+        allowOrigin(request as unknown as Request, out.headers, config);
+      }
       // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
       if (isRecording()) {
         countRequest(doorOf(path), out.status);

@@ -135,6 +135,44 @@ describe('security headers', () => {
       await response.body?.cancel();
     }
   });
+
+  // JSON answers are built with the front door's headers already in them (http/respond.ts, issue 28); they must carry
+  // exactly what the front door gives any other answer at that path: the same security headers, Vary once, the same
+  // CORS for the same Origin, over http and https, for GET, HEAD and a revalidation.
+  it('are the same on a prebuilt JSON answer as on any other answer at its path', async () => {
+    const FRONT_DOOR = ['x-content-type-options', 'permissions-policy', 'cross-origin-opener-policy', 'content-security-policy',
+      'x-frame-options', 'referrer-policy', 'cross-origin-resource-policy', 'strict-transport-security', 'vary',
+      'access-control-allow-origin', 'access-control-expose-headers', 'timing-allow-origin'];
+    const frontDoor = (response: Response) => Object.fromEntries(FRONT_DOOR.map((name) => [name, response.headers.get(name)]));
+    const player = (await players(SITE))[0]!;
+    for (const scheme of ['http', 'https']) {
+      for (const origin of [null, ALLOWED_ORIGIN]) {
+        const headers: Record<string, string> = { 'x-reelgate-dev-ip': DEFAULT_IP, ...(origin ? { origin } : {}) };
+        const ask = (path: string, init: RequestInit = {}) => SELF.fetch(`${scheme}://localhost${path}`, { headers, ...init });
+        // An error at an API path takes the front door's own way (applyCors, applySecurityHeaders).
+        const reference = await ask('/api/nothing');
+        await reference.body?.cancel();
+        const expected = frontDoor(reference);
+        expect(expected['vary']).toBe('Origin');
+        expect(expected['strict-transport-security'] !== null).toBe(scheme === 'https');
+        expect(expected['access-control-allow-origin']).toBe(origin);
+        const path = `/api/sites/${SITE}/players/${player.id}`;
+        const got = await ask(path);
+        const etag = got.headers.get('etag')!;
+        await got.body?.cancel();
+        const hit = await ask(path);
+        expect(hit.headers.get('x-reelgate-cache')).toBe('HIT');
+        await hit.body?.cancel();
+        const head = await ask(path, { method: 'HEAD' });
+        const revalidated = await SELF.fetch(`${scheme}://localhost${path}`, { headers: { ...headers, 'if-none-match': etag } });
+        expect(revalidated.status).toBe(304);
+        for (const answer of [got, hit, head, revalidated]) expect(frontDoor(answer)).toEqual(expected);
+        const geo = await ask('/api/geo');
+        await geo.body?.cancel();
+        expect(frontDoor(geo)).toEqual(expected);
+      }
+    }
+  });
 });
 
 describe('CORS', () => {

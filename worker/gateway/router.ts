@@ -7,7 +7,7 @@
 import { Router, type IRequest } from 'itty-router';
 import { shareOf } from '../budget/index.ts';
 import { errorResponse } from '../http/errors.ts';
-import { rawTarget } from '../http/request-guard.ts';
+import { rawTarget } from '../http/paths.ts';
 import type { Env } from '../env.ts';
 import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';

@@ -8,6 +8,7 @@
 import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 import { originMatcher, type OriginMatcher } from './origin-patterns.ts';
+import { isApi } from './paths.ts';
 
 const EXPOSED = 'ETag, Server-Timing, Retry-After, x-reelgate-cache';
 const ALLOWED_REQUEST_HEADERS = 'if-none-match';
@@ -54,9 +55,6 @@ export function refuseOtherOrigins(request: Request, config: Config): void {
   throw originRefused(origin, true);
 }
 
-function isApi(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/');
-}
 /** The embed bundle and its files (`/embed/reelgate.js`, `/embed/reelgate.css`, …): one segment under /embed/. */
 function isEmbedAsset(path: string): boolean {
   return /^\/embed\/[^/]+$/.test(path);
@@ -104,6 +102,14 @@ export function applyCors(request: Request, response: Response, config: Config |
   }
   if (!isApi(path)) return;
   headers.append('vary', 'Origin');
+  allowOrigin(request, headers, config);
+}
+
+/**
+ * The part of `applyCors` that depends on who asks: an allowed Origin is echoed. For an API answer that already says
+ * `Vary: Origin` (built with it: http/respond.ts).
+ */
+export function allowOrigin(request: Request, headers: Headers, config: Config | null): void {
   const origin = request.headers.get('origin');
   if (config && originAllowed(config, origin) && !headers.has('access-control-allow-origin')) {
     headers.set('access-control-allow-origin', origin);

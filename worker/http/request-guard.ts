@@ -10,6 +10,7 @@
  * Only parameters a route declares are accepted (`readQuery`), and ids must be of the platform's format.
  */
 import { ApiError, invalidRequest } from './errors.ts';
+import { rawTarget } from './paths.ts';
 import { RESOURCE_ID, SITE_ID } from '../config.ts';
 
 /** The longest path of any front door (the gateway's nested v2 routes). */
@@ -21,17 +22,6 @@ export const MAX_QUERY_LENGTH = 512;
 const URL_PARAMETER_PATHS = new Set(['/oembed']);
 const PATH_CHARS = /^\/[A-Za-z0-9._~\-/]*$/;
 const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
-
-/** The path and query exactly as sent (before URL normalisation resolves `..` or decodes anything). */
-export function rawTarget(url: string): { path: string; query: string } {
-  const afterScheme = url.indexOf('//');
-  const pathStart = url.indexOf('/', afterScheme + 2);
-  const target = pathStart < 0 ? '/' : url.slice(pathStart);
-  const hash = target.indexOf('#');
-  const clean = hash < 0 ? target : target.slice(0, hash);
-  const q = clean.indexOf('?');
-  return q < 0 ? { path: clean, query: '' } : { path: clean.slice(0, q), query: clean.slice(q + 1) };
-}
 
 /** The front door's one path check (see the header); throws 400 `invalid_request`. */
 export function checkRawPath(url: string): string {

@@ -3,9 +3,7 @@
  * iframe embeds, which any page may frame: worker/embed/headers.ts); playback answers (`/api/play/…`) one that no
  * document can run under; everything else may not be framed at all.
  */
-
-/** Where playback URLs live (worker/playback/urls.ts, PLAY_PREFIX). */
-const PLAYBACK_PATH = '/api/play/';
+import { PLAYBACK_PATH } from './paths.ts';
 
 const COMMON: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -40,6 +38,30 @@ const DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
  */
 export const PLAYBACK_CSP = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** What a data answer (JSON, text: neither a page nor playback bytes) carries, after COMMON. */
+const DATA: Record<string, string> = {
+  'content-security-policy': DATA_CSP,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  // The embed script and the API are meant to be used by other sites' pages.
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
+/**
+ * The security headers of a data answer, in the order `applySecurityHeaders` sets them: for a response built with them
+ * from the start (http/respond.ts), so they need not be set one by one on every answer.
+ */
+export function dataAnswerSecurityHeaders(https: boolean): Array<[string, string]> {
+  return [...Object.entries(COMMON), ...Object.entries(DATA), ...(https ? [['strict-transport-security', HSTS] as [string, string]] : [])];
+}
+
+/** Whether `applySecurityHeaders` treats an answer at `path` as data (not playback), whatever else it carries. */
+export function isDataPath(path: string): boolean {
+  return !path.startsWith(PLAYBACK_PATH);
+}
+
 /** `path`: the request's path as the front door read it (request-guard.ts `rawTarget`), so the URL is not parsed again. */
 export function applySecurityHeaders(request: Request, response: Response, path = new URL(request.url).pathname): void {
   const headers = response.headers;
@@ -59,13 +81,9 @@ export function applySecurityHeaders(request: Request, response: Response, path 
     headers.set('x-frame-options', 'SAMEORIGIN');
     headers.set('referrer-policy', 'strict-origin-when-cross-origin');
   } else {
-    headers.set('content-security-policy', DATA_CSP);
-    headers.set('x-frame-options', 'DENY');
-    headers.set('referrer-policy', 'no-referrer');
-    // The embed script and the API are meant to be used by other sites' pages.
-    headers.set('cross-origin-resource-policy', 'cross-origin');
+    for (const [name, value] of Object.entries(DATA)) headers.set(name, value);
   }
   if (request.url.startsWith('https:')) {
-    headers.set('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    headers.set('strict-transport-security', HSTS);
   }
 }

@@ -12,7 +12,8 @@
 import { enforcePolicies, heldMembership, mediaPolicies } from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../http/errors.ts';
-import { rawTarget, readQuery } from '../http/request-guard.ts';
+import { rawTarget } from '../http/paths.ts';
+import { readQuery } from '../http/request-guard.ts';
 import { signerFor } from '../signing/index.ts';
 import { DEV_IP_HEADER, devMode } from '../http/visitor.ts';
 import { deliver } from './deliver.ts';
