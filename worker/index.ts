@@ -1,8 +1,9 @@
 /**
- * The edge worker, assembled: one front door (raw-path check, one catch, CORS and security headers once) with two
- * mounts, the gateway (/v2, /v1, /admin) and the site (request guard, preflight and abuse limit before the public
- * routes). The site builds one `RequestContext` per request (http/context.ts) and its route table below maps each path
- * to a resource declaration run by the one pipeline (resources/), or to the handler of the folder it belongs to.
+ * The edge worker, assembled: one front door (raw-path check, one catch, CORS and security headers once) and one
+ * router: the gateway's mounts (/v2, /v1, /admin), then the site's door (request guard, preflight and abuse limit)
+ * and its routes. The site's door builds one `RequestContext` per request (http/context.ts) and its route table below
+ * maps each path to a resource declaration run by the one pipeline (resources/), or to the handler of the folder it
+ * belongs to.
  */
 import { Router, type IRequest } from 'itty-router';
 import { getConfig, type Config } from './config.ts';
@@ -52,60 +53,11 @@ function configOrNull(env: Env): Config | null {
   }
 }
 
-/** The public API, the embeds and the pages: read methods only, preflight, and the visitors' abuse limit on /api/. */
-const site = Router<SiteRequest, Args>({
-  before: [
-    (request) => {
-      guardRequest(request as unknown as Request);
-    },
-    // The configuration (parsed once per isolate) and everything else a public request travels with: one context.
-    (request, env, ctx) => {
-      const config = getConfig(env);
-      request.context = new RequestContext(request as unknown as Request, env, ctx, config);
-      return preflight(request as unknown as Request, config, devMode(env)) ?? undefined;
-    },
-    (request) => {
-      refuseOtherOrigins(request as unknown as Request, request.context.config);
-    },
-    async (request, env) => {
-      // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
-      if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request as unknown as Request, env);
-    },
-  ],
-});
-
-/** GET and HEAD share each route; the route's parameters join the request's context. */
-function read(path: string, handler: Handler): void {
-  const h = (request: SiteRequest) => {
-    request.context.params = request.params;
-    return handler(request.context);
-  };
-  site.get(path, h);
-  site.head(path, h);
-}
-
-// The public API: each resource declared once (worker/resources/), served by the one pipeline.
-read('/api/sites/:site/playlists/:playlist', serve(feed));
-read('/api/sites/:site/media/:media', serve(media));
-read('/api/sites/:site/players/:player', serve(player));
-read('/api/geo', serve(geo));
-read('/api/gate/:policy', serve(gate));
-// The bytes of content under a policy (worker/playback/), the embeds and oEmbed (worker/embed/), the bundle's files.
-read('/api/play/*', playRoute);
-read('/embed/:site/media/:media', embedMediaRoute);
-read('/embed/:site/playlists/:playlist', embedPlaylistRoute);
-read('/oembed', oembedRoute);
-read('/embed/:file', embedAsset);
-site.all('/api/*', () => {
-  throw notFound('No such route.');
-});
-// Pages get their elements' first state as HTML (worker/render/), read from the same resources as the visitor.
-read('*', renderedPageRoute);
-
 /**
  * The front door: the raw path checked once for every path, then the gateway (its own mounts and error shapes, for a
  * team's servers) or the site. Our catch gives the v2 error body, never an exception; CORS (the API's and the embeds'
- * paths only) and the security headers are set once, on every answer.
+ * paths only) and the security headers are set once, on every answer. One router for both (the site's routes follow
+ * its door below), so a public request's URL is parsed and its routes walked once.
  */
 const router = Router<IRequest, Args>({
   before: [
@@ -149,8 +101,55 @@ const router = Router<IRequest, Args>({
 })
   .all('/v2/*', gateway.fetch)
   .all('/v1/*', gateway.fetch)
-  .all('/admin/*', gateway.fetch)
-  .all('*', site.fetch);
+  .all('/admin/*', gateway.fetch);
+
+/**
+ * The site's door, for the public API, the embeds and the pages (every path the gateway does not take): read methods
+ * only, the configuration (parsed once per isolate) and everything else a public request travels with in one context,
+ * preflight, other origins refused, and the visitors' abuse limit on /api/. Answers a preflight; otherwise nothing, and
+ * the site's routes below take the request.
+ */
+async function siteDoor(request: SiteRequest, env: Env, ctx: ExecutionContext): Promise<Response | undefined> {
+  guardRequest(request as unknown as Request);
+  const config = getConfig(env);
+  request.context = new RequestContext(request as unknown as Request, env, ctx, config);
+  const preflighted = preflight(request as unknown as Request, config, devMode(env));
+  if (preflighted) return preflighted;
+  refuseOtherOrigins(request as unknown as Request, config);
+  // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
+  if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request as unknown as Request, env);
+  return undefined;
+}
+router.all('*', siteDoor as unknown as (request: IRequest, ...args: Args) => Promise<Response | undefined>);
+
+/** GET and HEAD share each route; the route's parameters join the request's context. */
+function read(path: string, handler: Handler): void {
+  const h = (request: IRequest) => {
+    const { context } = request as SiteRequest;
+    context.params = request.params;
+    return handler(context);
+  };
+  router.get(path, h);
+  router.head(path, h);
+}
+
+// The public API: each resource declared once (worker/resources/), served by the one pipeline.
+read('/api/sites/:site/playlists/:playlist', serve(feed));
+read('/api/sites/:site/media/:media', serve(media));
+read('/api/sites/:site/players/:player', serve(player));
+read('/api/geo', serve(geo));
+read('/api/gate/:policy', serve(gate));
+// The bytes of content under a policy (worker/playback/), the embeds and oEmbed (worker/embed/), the bundle's files.
+read('/api/play/*', playRoute);
+read('/embed/:site/media/:media', embedMediaRoute);
+read('/embed/:site/playlists/:playlist', embedPlaylistRoute);
+read('/oembed', oembedRoute);
+read('/embed/:file', embedAsset);
+router.all('/api/*', () => {
+  throw notFound('No such route.');
+});
+// Pages get their elements' first state as HTML (worker/render/), read from the same resources as the visitor.
+read('*', renderedPageRoute);
 
 export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) => router.fetch(request, env, ctx),

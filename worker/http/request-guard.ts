@@ -52,8 +52,11 @@ export function guardRequest(request: Request): void {
 /** Only the named parameters, each at most once. */
 export function readQuery<K extends string>(request: Request, allowed: readonly K[]): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
-  // The query as sent, parsed as URL.searchParams would parse it, without parsing the rest of the URL again.
-  for (const [name, value] of new URLSearchParams(rawTarget(request.url).query)) {
+  // The query as sent, parsed as URL.searchParams would parse it, without parsing the rest of the URL again (and not
+  // at all when there is none: most HITs).
+  const { query } = rawTarget(request.url);
+  if (query === '') return out;
+  for (const [name, value] of new URLSearchParams(query)) {
     if (!(allowed as readonly string[]).includes(name)) throw invalidRequest(`Unknown query parameter "${name.slice(0, 32).replace(/[^\w-]/g, '')}".`);
     if (out[name as K] !== undefined) throw invalidRequest(`The query parameter "${name}" is repeated.`);
     out[name as K] = value;

@@ -58,8 +58,10 @@ export const feed: ResourceDeclaration<FeedInput, FeedSnapshot, FeedResponse> = 
   },
   policies: (_c, { site, playlistId }) => playlistPolicies(site, playlistId),
   // A seed the caller may not see is refused as the media itself would be: its related items would describe it.
-  async beforeLoad(c, { site, asked }) {
-    if (asked.seed !== null) await enforcePolicies(c, mediaPolicies(site, asked.seed, await membershipFor(c, site)));
+  beforeLoad(c, { site, asked }) {
+    const seed = asked.seed;
+    if (seed === null) return undefined;
+    return membershipFor(c, site).then((membership) => enforcePolicies(c, mediaPolicies(site, seed, membership))).then(() => undefined);
   },
   async load(c, { site, playlistId, asked }) {
     const who = await publicCaller(c);
@@ -122,14 +124,16 @@ async function presentPage(c: RequestContext, input: FeedInput, loaded: CachedVa
   const { value, etag } = loaded;
   const standIn = loaded.standIn === true;
   const headers = standIn ? { [VARIANT_HEADER]: 'default' } : undefined;
-  // Read after the feed itself, which it reads again when this playlist is bound: the answer's state is the feed's.
-  const membership = await membershipFor(c, site);
   const now = Date.now();
   const signer = signerFor(c.env, c.config, site.id, c.request);
   const shared = unbound(site) && typeof etag === 'string' && etag !== '' && signer?.shortened !== true;
   const answerKey = cacheKeys.renderedFeed(site.id, playlistId, isVariant(asked) && !standIn ? asked : null, page, pageLength);
   const held = shared ? heldAnswer<FeedResponse>(answerKey, etag, c.config, now) : undefined;
   if (held) return { body: held.body, rendered: held.rendered, personal: false, ...(headers ? { headers } : {}) };
+
+  // Read after the feed itself, which it reads again when this playlist is bound: the answer's state is the feed's.
+  // (A held answer is of an unbound site, which no membership can bind: it needs none.)
+  const membership = await membershipFor(c, site);
 
   // The allowlist as configured now, even for entries cached under an older one.
   const allowlist = c.config.customParamsAllowlist;

@@ -51,7 +51,7 @@ export interface ResourceDeclaration<In, V, B> {
   /** The policies that bind it, decided before the load: a refused caller gets 451 and spends nothing. */
   policies?(c: RequestContext, input: In): PolicyNames | Promise<PolicyNames>;
   /** A last check once the policies are known (`bound`: some policy applied), before anything is loaded. */
-  beforeLoad?(c: RequestContext, input: In, bound: boolean): Promise<void>;
+  beforeLoad?(c: RequestContext, input: In, bound: boolean): Promise<void> | undefined;
   /** The cache key of the value, under catalog/keys.ts (only the catalog's kinds are cached: feed, media, player). */
   key?(input: In): string;
   /** The value from the upstream on a miss, for `who` (its lane and freshness), through the budget. */
@@ -61,12 +61,17 @@ export interface ResourceDeclaration<In, V, B> {
   present(c: RequestContext, input: In, loaded: Loaded<V>, bound: boolean): Promise<Presented<B>> | Presented<B>;
 }
 
+const NO_POLICIES: PolicyNames = [];
+
 /** Steps 2-3 for an input already read: the policies decided, then the value loaded (the embed pages stop here). */
 export async function loadInput<In, V, B>(resource: ResourceDeclaration<In, V, B>, c: RequestContext, input: In):
   Promise<{ loaded: (CachedValue<V> & { standIn?: boolean }) | undefined; bound: boolean }> {
-  const names = resource.policies ? await resource.policies(c, input) : [];
-  const bound = await enforcePolicies(c, names);
-  if (resource.beforeLoad) await resource.beforeLoad(c, input, bound);
+  // Steps that have nothing to do are not awaited (each await is a turn of the microtask queue on every HIT).
+  const policies = resource.policies?.(c, input) ?? NO_POLICIES;
+  const names = policies instanceof Promise ? await policies : policies;
+  const bound = names.some(Boolean) ? await enforcePolicies(c, names) : false;
+  const check = resource.beforeLoad?.(c, input, bound);
+  if (check) await check;
   if (resource.load) return { loaded: await resource.load(c, input), bound };
   if (!resource.key || !resource.fetch) return { loaded: undefined, bound };
   const who = await publicCaller(c);
@@ -109,7 +114,7 @@ export function serve<In, V, B>(resource: ResourceDeclaration<In, V, B>): (c: Re
     const response = presented.rendered
       ? renderedResponse(c.request, presented.rendered, options)
       : await jsonResponse(c.request, presented.body, { ...options, ...(presented.etag ? { etag: presented.etag } : {}) });
-    for (const [name, value] of Object.entries(presented.headers ?? {})) response.headers.set(name, value);
+    if (presented.headers) for (const [name, value] of Object.entries(presented.headers)) response.headers.set(name, value);
     return response;
   };
 }
