@@ -162,9 +162,12 @@ async function main() {
         warnIfRefused(name, result);
       }
     }
+    // Against hello-world round by round (neighbours in time share the machine's drift), when it was measured.
+    const versusHello = (name) => (measured.includes('hello') && name !== 'hello'
+      ? `, ${median(cpu[name].map((us, r) => cpu.hello[r] / us)).toFixed(2)}× hello-world's rate by CPU` : '');
     for (const name of measured) {
       console.log(`  ${name.padEnd(7)} ${String(median(rates[name])).padStart(6)} req/s  ${String(median(cpu[name])).padStart(5)} µs CPU per request` +
-        `  (median of ${cpu[name].join(', ')})`);
+        `  (median of ${cpu[name].join(', ')}${versusHello(name)})`);
     }
 
     if (!profiling) return;

@@ -21,9 +21,9 @@ import type { Env } from '../env.ts';
 import { ApiError, rateLimited } from '../http/errors.ts';
 import type { GeoResponse } from '../contract/public-api.ts';
 import type { RequestContext } from '../http/context.ts';
-import { isPublicAddress, normaliseGeo } from '../upstream/index.ts';
+import { normaliseGeo } from '../upstream/index.ts';
 import type { GeoLookupResponse } from '../contract/geo-types.ts';
-import { callerAddress, callerNetwork, connectionIsCaller, hashAddress } from '../http/visitor.ts';
+import { callerAddress, callerIsPublic, callerNetwork, connectionIsCaller, hashAddress, knownHash } from '../http/visitor.ts';
 
 type Located = Omit<GeoResponse, 'source'>;
 
@@ -76,11 +76,15 @@ async function locate(c: RequestContext, need: GeoNeed): Promise<GeoResponse> {
   const fallback = (): GeoResponse => (trustCf ? fromCf(request) : { ...NOWHERE, source: 'none' });
   const address = callerAddress(request, env);
   const configured = Boolean(env.GEO_API_URL && env.GEO_API_KEY);
-  if (!address || !configured || !isPublicAddress(address)) return fallback();
+  if (!address || !configured || !callerIsPublic(request, env)) return fallback();
   // The network is the visitor as the abuse limit and the budget's turns count it (an IPv4 address, an IPv6 /64); the
-  // answer is the address's own. Both hashed once per isolate (visitor.ts keeps finished hashes).
+  // answer is the address's own. Both hashed once per isolate (visitor.ts keeps finished hashes: a returning visitor's
+  // are taken as they are, without awaiting).
   const network = callerNetwork(request, env) ?? address;
-  const [networkHash, addressHash] = await Promise.all([hashAddress(env, network), hashAddress(env, address)]);
+  const knownNetwork = knownHash(env, network);
+  const knownAddress = knownHash(env, address);
+  const [networkHash, addressHash] = knownNetwork !== undefined && knownAddress !== undefined ? [knownNetwork, knownAddress]
+    : await Promise.all([hashAddress(env, network), hashAddress(env, address)]);
   try {
     const { value, etag } = await cached<Located>(c, {
       kind: 'geo', key: cacheKeys.geo(addressHash),

@@ -7,7 +7,7 @@
  * an IPv6 /64 (`visitorNetwork`), since one subscriber holds a whole /64. Geo lookups stay per address.
  */
 import type { Env } from '../env.ts';
-import { parseIpAddress, visitorNetwork } from '../upstream/index.ts';
+import { isPublicAddress, parseIpAddress, visitorNetwork } from '../upstream/index.ts';
 import { ApiError } from './errors.ts';
 
 export const DEV_IP_HEADER = 'x-reelgate-dev-ip';
@@ -33,6 +33,8 @@ interface Caller {
   address: string | null;
   /** The counted network: the IPv4 address, or the IPv6 /64. */
   network: string | null;
+  /** Whether the address is a public one (worth a geo lookup): asked once per reading. */
+  public?: boolean;
 }
 
 /**
@@ -116,6 +118,13 @@ export function callerAddress(request: Request, env: CallerEnv): string | null {
   return caller(request, env).address;
 }
 
+/** Whether the caller's address is a public one (upstream/ip-address.ts `isPublicAddress`); false when there is none. */
+export function callerIsPublic(request: Request, env: CallerEnv): boolean {
+  const known = caller(request, env);
+  known.public ??= known.address !== null && isPublicAddress(known.address);
+  return known.public;
+}
+
 /** The caller's network as counted (an IPv4 address, an IPv6 /64), or null. */
 export function callerNetwork(request: Request, env: CallerEnv): string | null {
   return caller(request, env).network;
@@ -151,14 +160,25 @@ const MAX_HASHES = 4096;
 let hashesFor: string | null = null;
 const hashes = new Map<string, string>();
 
-/** HMAC-SHA-256 of the address under the salt: stable for cache keys, useless for recovering the address. */
-export async function hashAddress(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>, address: string): Promise<string> {
-  // Without a dedicated salt, the API secret keys the HMAC (the output reveals nothing about its key).
+/** The salt the hashes are made under (without a dedicated one, the API secret keys the HMAC: its output reveals nothing about its key). */
+function saltOf(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>): string {
   const secret = env.ADDRESS_SALT || `reelgate-address:${env.API_SECRET}`;
   if (hashesFor !== secret) {
     hashes.clear();
     hashesFor = secret;
   }
+  return secret;
+}
+
+/** `hashAddress`'s answer when this isolate has it already, without a turn of the microtask queue; else undefined. */
+export function knownHash(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>, address: string): string | undefined {
+  saltOf(env);
+  return hashes.get(address);
+}
+
+/** HMAC-SHA-256 of the address under the salt: stable for cache keys, useless for recovering the address. */
+export async function hashAddress(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>, address: string): Promise<string> {
+  const secret = saltOf(env);
   const known = hashes.get(address);
   if (known !== undefined) return known;
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), new TextEncoder().encode(address)));

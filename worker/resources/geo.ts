@@ -4,7 +4,15 @@ import type { GateResponse, GeoResponse } from '../contract/public-api.ts';
 import { decideFor, locateCaller, locatedTag, needsProxyClass } from '../geo/index.ts';
 import { notFound } from '../http/errors.ts';
 import { readQuery } from '../http/request-guard.ts';
+import type { RenderedJson } from '../http/respond.ts';
 import type { ResourceDeclaration } from './pipeline.ts';
+
+/**
+ * `/api/geo` answers as rendered, by the tag of the geo cache entry each is made of: the same entry is the same text,
+ * so a returning visitor's answer is not serialised again. In this isolate's memory only, bounded, oldest out first.
+ */
+const renderedByTag = new Map<string, RenderedJson>();
+const MAX_RENDERED = 1024;
 
 export const geo: ResourceDeclaration<void, never, GeoResponse> = {
   kind: 'geo',
@@ -13,9 +21,16 @@ export const geo: ResourceDeclaration<void, never, GeoResponse> = {
   },
   async present(c) {
     const where = await locateCaller(c);
-    const etag = locatedTag(where);
     // Answered whole from one geo cache entry: that entry's tag stands for the body (no hashing it again).
-    return { body: { ...where }, personal: true, ...(etag ? { etag } : {}) };
+    const etag = locatedTag(where);
+    if (!etag) return { body: { ...where }, personal: true };
+    let rendered = renderedByTag.get(etag);
+    if (!rendered) {
+      rendered = { text: JSON.stringify({ ...where }), etag };
+      renderedByTag.set(etag, rendered);
+      if (renderedByTag.size > MAX_RENDERED) renderedByTag.delete(renderedByTag.keys().next().value!);
+    }
+    return { body: where, rendered, personal: true };
   },
 };
 
