@@ -128,3 +128,59 @@ describe('/api/geo', () => {
     expect(elsewhere.headers.get('etag')).not.toBe(etag);
   });
 });
+
+// Issue 28: a visitor's location can change only once its entry is past its fresh window (no purge names geo keys), so
+// an isolate holds it in memory until then; catalog entries, which purges name, are still asked of KV again every
+// `cache.memory_ms`, so a purge elsewhere reaches this isolate as soon as before.
+describe('what a HIT reads from KV', () => {
+  /** The test configuration with the memory layer's window at 0: every catalog read goes to KV. */
+  function noMemoryConfig(): string {
+    const raw = JSON.parse(env.REELGATE_CONFIG) as Record<string, unknown> & { cache?: Record<string, unknown> };
+    return JSON.stringify({ ...raw, cache: { ...raw.cache, memory_ms: 0 } });
+  }
+
+  /** The worker's KV with its reads counted by key prefix (`geo`, `feed`, …). */
+  function countingEnv(reads: Map<string, number>): typeof env {
+    const kv = env.CACHE;
+    const CACHE = new Proxy(kv, {
+      get(target, name) {
+        if (name === 'get') {
+          return (key: string, ...rest: unknown[]) => {
+            const prefix = key.split(':')[0]!;
+            reads.set(prefix, (reads.get(prefix) ?? 0) + 1);
+            return (target.get as (...args: unknown[]) => unknown)(key, ...rest);
+          };
+        }
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return { ...env, CACHE, REELGATE_CONFIG: noMemoryConfig() };
+  }
+
+  async function ask(path: string, withEnv: typeof env): Promise<Response> {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': DEFAULT_IP } }), withEnv, ctx);
+    await response.arrayBuffer();
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it('reads a located visitor once while the entry is fresh, and a catalog entry on every request past memory_ms', async () => {
+    const reads = new Map<string, number>();
+    const counted = countingEnv(reads);
+    const first = await ask('/api/geo', counted);
+    expect(first.status).toBe(200);
+    const afterFirst = reads.get('geo') ?? 0;
+    for (let i = 0; i < 5; i++) expect((await ask('/api/geo', counted)).status).toBe(200);
+    expect(reads.get('geo') ?? 0).toBe(afterFirst);
+
+    const playlist = (await playlists(SITE)).find((p) => p.playlist_type === 'manual')!;
+    const path = `/api/sites/${SITE}/playlists/${playlist.id}`;
+    expect((await ask(path, counted)).status).toBe(200);
+    const feedReads = reads.get('feed') ?? 0;
+    const hit = await ask(path, counted);
+    expect(hit.headers.get('x-reelgate-cache')).toBe('HIT');
+    expect(reads.get('feed') ?? 0).toBeGreaterThan(feedReads);
+  });
+});

@@ -88,6 +88,19 @@ export interface CachedOptions<T> {
    * (it is answered stale meanwhile): the budget serves loads someone waits for first.
    */
   load: (previous: T | undefined, freshness: { acceptRecent: boolean; background: boolean }) => Promise<T>;
+  /**
+   * No invalidation ever names this key (a visitor's location: purges name catalog keys only), so a found entry can
+   * change only once its fresh window has passed: this isolate holds it in memory until then instead of asking KV
+   * again every `cache.memory_ms`.
+   */
+  heldWhileFresh?: boolean;
+}
+
+/** How long this isolate holds an entry without asking KV again (see `heldWhileFresh`). */
+function memoryTtl<T>(options: Pick<CachedOptions<T>, 'kind' | 'heldWhileFresh'>, entry: Envelope<T>, cache: Config['cache'],
+  now: number): number {
+  if (!options.heldWhileFresh || !entry.found) return cache.memoryMs;
+  return Math.max(cache.memoryMs, entry.storedAt + cache[options.kind].freshSeconds * 1000 - now);
 }
 
 export async function cached<T>(c: RequestContext, options: CachedOptions<T>): Promise<CachedValue<T>> {
@@ -103,7 +116,7 @@ export async function cached<T>(c: RequestContext, options: CachedOptions<T>): P
     entry = memory.get(key, Date.now()) as Envelope<T> | undefined;
     if (!entry && isEnvelope(stored)) {
       entry = stored as Envelope<T>;
-      memory.set(key, entry, config.memoryMs, now);
+      memory.set(key, entry, memoryTtl(options, entry, config, now), now);
     }
   }
 
@@ -160,9 +173,9 @@ function answer<T>(entry: Envelope<T>, state: CacheState, kind: CachedOptions<T>
 
 /** Loads and stores one key, within the calling request (see the header: no promise is shared between requests). */
 async function load<T>(
-  c: RequestContext, { load: fetchValue, kind, key }: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean,
-  background: boolean,
+  c: RequestContext, options: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean, background: boolean,
 ): Promise<Envelope<T>> {
+  const { load: fetchValue, key } = options;
   let entry: Envelope<T>;
   try {
     const value = await fetchValue(previous, { acceptRecent, background });
@@ -177,14 +190,14 @@ async function load<T>(
     if (error.code !== 'not_found') throw error;
     entry = { v: 1, storedAt: Date.now(), found: false };
   }
-  store(c, kind, key, entry);
+  store(c, options, entry);
   return entry;
 }
 
-function store<T>({ env, ctx, config: { cache: config } }: RequestContext, kind: CachedOptions<T>['kind'], key: string,
-  entry: Envelope<T>): void {
+function store<T>({ env, ctx, config: { cache: config } }: RequestContext, options: CachedOptions<T>, entry: Envelope<T>): void {
+  const { kind, key } = options;
   const now = Date.now();
-  memory.set(key, entry, config.memoryMs, now);
+  memory.set(key, entry, memoryTtl(options, entry, config, now), now);
   const previous = lastWrite.get(key);
   if (previous !== undefined && now - previous < MIN_WRITE_INTERVAL_MS) return;
   lastWrite.set(key, now);

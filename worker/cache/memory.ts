@@ -1,5 +1,6 @@
 /**
- * A small per-isolate layer in front of KV: hot keys skip the KV read for a second or so. Bounded, oldest out first.
+ * A small per-isolate layer in front of KV: hot keys skip the KV read for a second or so (`cache.memory_ms`; an entry
+ * no purge can name, until its fresh window ends: cached.ts `heldWhileFresh`). Bounded, oldest out first.
  */
 const MAX_ENTRIES = 512;
 

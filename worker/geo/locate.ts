@@ -87,7 +87,7 @@ async function locate(c: RequestContext, need: GeoNeed): Promise<GeoResponse> {
     : await Promise.all([hashAddress(env, network), hashAddress(env, address)]);
   try {
     const { value, etag } = await cached<Located>(c, {
-      kind: 'geo', key: cacheKeys.geo(addressHash),
+      kind: 'geo', key: cacheKeys.geo(addressHash), heldWhileFresh: true,
       load: async (_previous, freshness) => {
         if (network !== address) await admitNewAddress(env, networkHash, addressHash);
         return project(normaliseGeo(await callUpstream<GeoLookupResponse>(env,
