@@ -175,7 +175,7 @@ function answer<T>(entry: Envelope<T>, state: CacheState, kind: CachedOptions<T>
 async function load<T>(
   c: RequestContext, options: CachedOptions<T>, previous: T | undefined, acceptRecent: boolean, background: boolean,
 ): Promise<Envelope<T>> {
-  const { load: fetchValue, key } = options;
+  const { load: fetchValue } = options;
   let entry: Envelope<T>;
   try {
     const value = await fetchValue(previous, { acceptRecent, background });
