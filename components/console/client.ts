@@ -4,6 +4,9 @@
  * session answers with is kept here, in memory only, and sent on every call that is not a GET. The admin token passes
  * through `signIn` once and is kept nowhere: not here, not in storage, not in a URL, never logged.
  */
+import type { AccessKey, AuditPage, ConfigWarning, MetricsView } from '../../worker/contract/admin-api.ts';
+
+export type { AccessKey, AuditPage, ConfigWarning, MetricSeries } from '../../worker/contract/admin-api.ts';
 
 /** `POST /admin/session` and `GET /admin/session`. */
 export interface Session {
@@ -11,37 +14,10 @@ export interface Session {
   csrf: string;
 }
 
-export interface AccessKey {
-  id: string;
-  name: string;
-  scopes: string[];
-  sites: string[];
-  created_at: string;
-  revoked_at: string | null;
-}
-
 /** `POST /admin/keys`: the key and, shown this once, its token (and v1 secret when v1 signing is on). */
 export interface CreatedKey extends AccessKey {
   key: string;
   v1_secret?: string;
-}
-
-export interface AuditEntry {
-  id: string | number;
-  at: string;
-  key_id: string;
-  method: string;
-  route: string;
-  path: string;
-  site: string | null;
-  status: number;
-  idempotency_key: string | null;
-  replayed: boolean;
-}
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  next_cursor: string | null;
 }
 
 /** What `GET /admin/audit` may be narrowed by (empty values are left out of the query). */
@@ -62,11 +38,6 @@ export interface PurgeResult {
   removed: string[];
 }
 
-export interface ConfigWarning {
-  code: string;
-  description: string;
-}
-
 /** `GET /admin/config`: the worker's configuration as parsed, never a secret's value. */
 export interface ConsoleConfig {
   sites: Record<string, Record<string, unknown>>;
@@ -79,34 +50,8 @@ export interface ConsoleConfig {
   [section: string]: unknown;
 }
 
-export interface MetricSeries {
-  metric: string;
-  labels: Record<string, string>;
-  /** `[minute epoch seconds, value]`, sparse: minutes with 0 are left out. */
-  points: Array<[number, number]>;
-  total: number;
-}
-
-export interface BudgetFigures {
-  rate_per_minute: number;
-  burst: number;
-  geo_rate_per_minute: number;
-  public_floor: number;
-  gateway_floor: number;
-}
-
 /** `GET /admin/metrics?minutes=N`. */
-export interface Metrics {
-  generated_at: string;
-  /** Epoch seconds of the first minute shown. */
-  from: number;
-  /** Epoch seconds of the start of the current minute. */
-  to: number;
-  step_seconds: number;
-  retention_hours: number;
-  budget: BudgetFigures;
-  series: MetricSeries[];
-}
+export type Metrics = MetricsView;
 
 /** A refusal from /admin, in its v2 error body's terms. */
 export class AdminError extends Error {

@@ -3,6 +3,7 @@
  * creation; only its SHA-256 is stored, so a leaked database gives no usable key. Scopes say what a key may do (`read`,
  * `write`) and on which sites (`*` for all).
  */
+import type { AccessKey as ListedKey } from '../contract/admin-api.ts';
 import type { Access } from './v2-routes.ts';
 import { ID_PATTERN } from './v2-routes.ts';
 
@@ -15,14 +16,9 @@ export const MAX_SITES_PER_KEY = 100;
 /** `rg_` + 32 random bytes in base64url (43 characters). */
 const TOKEN_SHAPE = /^rg_[A-Za-z0-9_-]{43}$/;
 
-export interface AccessKey {
-  id: string;
-  name: string;
+/** An access key as stored and listed (contract/admin-api.ts), its scopes the ones the gateway knows. */
+export interface AccessKey extends ListedKey {
   scopes: Scope[];
-  /** Site ids, or `['*']`. */
-  sites: string[];
-  created_at: string;
-  revoked_at: string | null;
 }
 
 export interface NewKeyInput {

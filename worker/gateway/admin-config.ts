@@ -7,10 +7,7 @@ import type { CacheKind, Config, GeoPolicy, SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { devMode } from '../http/visitor.ts';
 
-export interface ConfigWarning {
-  code: string;
-  description: string;
-}
+import type { ConfigWarning } from '../contract/admin-api.ts';
 
 /** The secrets the worker reads (worker/env.ts), reported as set or not. */
 const SECRET_BINDINGS = ['API_SECRET', 'GEO_API_KEY', 'ADDRESS_SALT', 'PLAYBACK_KEYS', 'ADMIN_TOKEN', 'V1_SIGNING_SECRET'] as const;

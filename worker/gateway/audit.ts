@@ -2,19 +2,7 @@
  * The audit trail of writes: one row per write a key attempted (refused, replayed or forwarded), newest first when
  * paged. It holds ids and routes, never bodies or keys.
  */
-export interface AuditEntry {
-  id: number;
-  at: string;
-  key_id: string;
-  method: string;
-  route: string;
-  path: string;
-  site: string | null;
-  status: number;
-  idempotency_key: string | null;
-  replayed: boolean;
-}
-
+import type { AuditEntry, AuditPage } from '../contract/admin-api.ts';
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
 
 export const DEFAULT_AUDIT_PAGE = 50;
@@ -50,10 +38,7 @@ export class AuditLog {
   }
 
   /** Newest first; `before` is the `next_cursor` of the previous page (the same filters give the next one). */
-  async page(options: { limit: number; before: number | null } & Partial<AuditFilters>): Promise<{
-    entries: AuditEntry[];
-    next_cursor: string | null;
-  }> {
+  async page(options: { limit: number; before: number | null } & Partial<AuditFilters>): Promise<AuditPage> {
     const where: string[] = [];
     const values: unknown[] = [];
     if (options.before !== null) {

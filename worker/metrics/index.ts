@@ -9,4 +9,5 @@ export {
   count, countCacheAnswer, countRequest, discardPending, DOORS, flushNow, flushSoon, isRecording, metricsStub, useMetricsConfig,
   type Door,
 } from './recording.ts';
-export { liveWarnings, MAX_WINDOW_MINUTES, metricsView, sumOf, type MetricsView, type SeriesView } from './view.ts';
+export { liveWarnings, MAX_WINDOW_MINUTES, metricsView, sumOf } from './view.ts';
+export type { MetricSeries, MetricsView } from '../contract/admin-api.ts';

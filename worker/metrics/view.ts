@@ -3,6 +3,7 @@
  * window asked for, sparse, with each series' total over it) and the health the configuration view warns about.
  */
 import type { Config } from '../config.ts';
+import type { MetricSeries, MetricsView } from '../contract/admin-api.ts';
 import type { Env } from '../env.ts';
 import { labelsOf, minuteOf, type MetricName } from './catalog.ts';
 import { RETENTION_HOURS } from './metrics-object.ts';
@@ -10,31 +11,13 @@ import { flushNow, metricsStub } from './recording.ts';
 
 export const MAX_WINDOW_MINUTES = 1440;
 
-export interface SeriesView {
-  metric: MetricName;
-  labels: Record<string, string>;
-  /** [minute (epoch seconds), value], minutes with no count left out. */
-  points: Array<[number, number]>;
-  total: number;
-}
-
-export interface MetricsView {
-  generated_at: string;
-  from: number;
-  to: number;
-  step_seconds: 60;
-  retention_hours: number;
-  budget: { rate_per_minute: number; burst: number; geo_rate_per_minute: number; public_floor: number; gateway_floor: number };
-  series: SeriesView[];
-}
-
 export async function metricsView(env: Env, config: Config, minutes: number): Promise<MetricsView> {
   await flushNow(env);
   const now = Date.now();
   const to = minuteOf(now);
   const from = to - (minutes - 1) * 60;
   const points = await metricsStub(env).read(from, to);
-  const series = new Map<string, SeriesView>();
+  const series = new Map<string, MetricSeries>();
   for (const point of points) {
     const id = `${point.metric}\u0000${point.labels}`;
     let view = series.get(id);
