@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { startDirectEdge } from './lib/direct.mjs';
 import { load } from './lib/load.mjs';
-import { cpuSeconds, DEV_IP, median } from './lib/rounds.mjs';
+import { askUntil, cpuSeconds, DEV_IP, median } from './lib/rounds.mjs';
 import { sandboxControls } from './lib/sandbox.mjs';
 import { rotatingVisitor, visitorAddresses } from './lib/visitors.mjs';
 import { sandboxSecrets } from './lib/secrets.mjs';
@@ -122,15 +122,8 @@ async function main() {
     const site = (await controls.catalog()).sites[0];
     const feedPath = `/api/sites/${site.id}/playlists/${site.playlists.manual[0]}`;
     const located = visitorAddresses(LOCATED, 300);
-    const until = async (url, headers, check) => {
-      for (let tries = 0; tries < 60; tries++) {
-        const response = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
-        const text = await response.text();
-        if (response.ok && check(response, JSON.parse(text))) return { response, text };
-        await sleep(tries < 10 ? 150 : 1000);
-      }
-      throw new Error(`${url} was never served as wanted`);
-    };
+    // As the load generator receives them (it asks for no encoding): the replay stores the feed's answer as sent.
+    const until = (url, headers, check) => askUntil(url, { ...headers, 'accept-encoding': 'identity' }, check);
     const locating = measured.includes('geo') || (profiling && which === 'geo');
     log(`warming the feed${locating ? ` and locating ${LOCATED} visitors (a Geo API lookup each, 50 a minute as shipped)` : ''}`);
     if (locating) for (const ip of located) await until(`${stack.worker.origin}/api/geo`, { [DEV_IP]: ip }, (_, body) => body.source === 'geo-api');

@@ -9,20 +9,13 @@
 //    reporter writes .build/summaries/console.json. Stops both workers and exits with the tests' status.
 import { fileURLToPath } from 'node:url';
 import { startDevWorkers } from '../support/dev-workers.mjs';
-import { findBrowser } from '../support/find-browser.mjs';
-import { failSuite, runNodeTests } from '../support/node-suite.mjs';
+import { chromiumOrFail, failSuite, runNodeTests } from '../support/node-suite.mjs';
 
 const SUITE = 'console';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fail = (reason) => failSuite(SUITE, reason);
 
-let browser;
-try {
-  browser = findBrowser();
-} catch (error) {
-  fail(error.message);
-}
-console.log(`test:console: Chromium ${browser.path} (${browser.source})`);
+const browser = chromiumOrFail(SUITE);
 
 let workers;
 try {

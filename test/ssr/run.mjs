@@ -17,8 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startDevWorkers } from '../support/dev-workers.mjs';
-import { findBrowser } from '../support/find-browser.mjs';
-import { failSuite, runNodeTests } from '../support/node-suite.mjs';
+import { chromiumOrFail, failSuite, runNodeTests } from '../support/node-suite.mjs';
 
 const SUITE = 'ssr';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,13 +27,7 @@ const app = join(work, 'app');
 
 const fail = (reason) => failSuite(SUITE, reason);
 
-let browser;
-try {
-  browser = findBrowser();
-} catch (error) {
-  fail(error.message);
-}
-console.log(`test:ssr: Chromium ${browser.path} (${browser.source})`);
+const browser = chromiumOrFail(SUITE);
 
 // 1. The packed package, in an app of its own.
 try {

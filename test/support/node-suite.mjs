@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findBrowser } from './find-browser.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,6 +21,18 @@ export function failSuite(suite, reason) {
   console.error(`test:${suite}: FAILED - ${reason}`);
   writeSummary(suite, { failed: 1, status: 'failed', reason });
   process.exit(1);
+}
+
+/** The Chromium the suite drives (find-browser.mjs), named on the console; none found fails the suite, saying why. */
+export function chromiumOrFail(suite) {
+  let browser;
+  try {
+    browser = findBrowser();
+  } catch (error) {
+    failSuite(suite, error.message);
+  }
+  console.log(`test:${suite}: Chromium ${browser.path} (${browser.source})`);
+  return browser;
 }
 
 /**

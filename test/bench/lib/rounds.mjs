@@ -45,6 +45,22 @@ export async function warm(origin, path) {
   throw new Error(`${path} was never served from the cache; last answer: ${last}`);
 }
 
+/**
+ * Until `url` answers 200 and `check(response, body)` holds (a budget 429 on the way means "later"): the last answer
+ * and its text. Throws with the last answer after some 50 s.
+ */
+export async function askUntil(url, headers, check) {
+  let last = '';
+  for (let tries = 0; tries < 60; tries++) {
+    const response = await fetch(url, { headers });
+    const text = await response.text();
+    if (response.ok && check(response, JSON.parse(text))) return { response, text };
+    last = `${response.status} ${response.headers.get('x-reelgate-cache')} ${text.slice(0, 120)}`;
+    await new Promise((resolve) => setTimeout(resolve, tries < 10 ? 150 : 1000));
+  }
+  throw new Error(`${url} was never served as wanted; last answer: ${last}`);
+}
+
 /** The workerd's CPU time per answer over runs (each with `worker_cpu_s`), in microseconds; summed over the runs
  * because /proc counts in clock ticks of 10 ms. */
 export const cpuPerRequest = (runs) => round(runs.reduce((sum, r) => sum + r.worker_cpu_s, 0) * 1e6 /

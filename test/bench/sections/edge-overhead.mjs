@@ -29,7 +29,7 @@
 import { startDirectEdge } from '../lib/direct.mjs';
 import { load, percentiles, round } from '../lib/load.mjs';
 import { paced } from '../lib/paced.mjs';
-import { cpuSeconds, median, treeCpuSeconds } from '../lib/rounds.mjs';
+import { askUntil, cpuSeconds, median, treeCpuSeconds } from '../lib/rounds.mjs';
 import { managementCalls, geoCalls, sandboxControls } from '../lib/sandbox.mjs';
 import { rotatingVisitor, visitorAddresses } from '../lib/visitors.mjs';
 
@@ -66,27 +66,14 @@ async function cacheStates(url, visitors, samples = 20) {
 }
 
 /**
- * Until the key answers 200 and `check` holds (a budget 429 on the way means "later"). Feeds say `HIT` in
+ * One reelgate's feed warmed to a HIT and its geo visitors located (a Geo API lookup each). Feeds say `HIT` in
  * x-reelgate-cache; /api/geo has no such header, so its runs prove the cache by the sandbox's call count instead.
  */
-async function warm(url, headers, check) {
-  let last = '';
-  for (let tries = 0; tries < 60; tries++) {
-    const response = await fetch(url, { headers });
-    const text = await response.text();
-    if (response.ok && check(response, JSON.parse(text))) return;
-    last = `${response.status} ${response.headers.get('x-reelgate-cache')} ${text.slice(0, 120)}`;
-    await sleep(tries < 10 ? 150 : 1000);
-  }
-  throw new Error(`${url} was never served as wanted; last answer: ${last}`);
-}
-
-/** One reelgate's feed warmed to a HIT and its geo visitors located (a Geo API lookup each). */
 async function warmReelgate(origin, sandbox, feedPath, feedVisitor, geoAddresses) {
-  await warm(`${origin}${feedPath}`, feedVisitor, (response) => response.headers.get('x-reelgate-cache') === 'HIT');
+  await askUntil(`${origin}${feedPath}`, feedVisitor, (response) => response.headers.get('x-reelgate-cache') === 'HIT');
   for (const ip of geoAddresses) {
     try {
-      await warm(`${origin}/api/geo`, { [DEV_IP]: ip }, (_, body) => body.source === 'geo-api');
+      await askUntil(`${origin}/api/geo`, { [DEV_IP]: ip }, (_, body) => body.source === 'geo-api');
     } catch (error) {
       throw new Error(`${error.message}\nsandbox stats: ${JSON.stringify(await sandbox.stats())}`);
     }
@@ -406,13 +393,13 @@ export async function edgeOverhead({ dev, secrets }, { seconds }, log) {
     let wranglerDev;
     if (dev) {
       log(`the rows of earlier runs, under wrangler dev: ${devSeconds} s per case`);
-      await warm(`${dev.worker}${feedPath}`, devFeedVisitors(), feedHit);
+      await askUntil(`${dev.worker}${feedPath}`, devFeedVisitors(), feedHit);
       wranglerDev = await underWranglerDev(dev, { seconds: devSeconds, feedPath, feedVisitors: devFeedVisitors,
         geoVisitors: rotatingVisitor(geoAddresses), controls: devControls }, log);
       await devControls.reset();
     }
 
-    await warm(`${stack.worker.origin}${feedPath}`, { [DEV_IP]: '2001:db8:ffff::1' }, feedHit);
+    await askUntil(`${stack.worker.origin}${feedPath}`, { [DEV_IP]: '2001:db8:ffff::1' }, feedHit);
     const replayed = await storeReplay(stack.worker.origin, stack.hello.origin, feedPath, { [DEV_IP]: '2001:db8:ffff::2' });
     const direct = await onDirectSockets(stack, { seconds, feedPath, geoAddresses, controls, replayed }, log);
     const { cached_feed: feed, cached_geo: geo } = direct;
