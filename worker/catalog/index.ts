@@ -9,6 +9,7 @@ export { cacheKeys, cachePrefixes, variantKey } from './keys.ts';
 export { loadMedia, MEDIA_LOAD_CALLS } from './media.ts';
 export { loadPlayer } from './player.ts';
 export { allowedCustomParams, isPublished, tracksOf } from './projections.ts';
+export { checkMediaFiles, checkOwnFile, deliveryHost, foreignDeliveryFile, deliveryOwner, isOwnFile, type DeliveryHost, type FileClaim } from './delivery-layout.ts';
 export { deliveryBase, posterUrl } from './posters.ts';
 export { isHlsType } from './source-types.ts';
 export { storyboardFile } from './storyboard.ts';

@@ -3,7 +3,7 @@
  * (worker/resources/) run through the same pipeline, from the same cache entries, so a refused caller gets 451 before
  * anything of the content is read. Shared by the embed pages and `/oembed`.
  */
-import { isPublished, NO_VARIANT } from '../catalog/index.ts';
+import { checkMediaFiles, isPublished, NO_VARIANT } from '../catalog/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { feed, loadInput, media, resolveInput } from '../resources/index.ts';
@@ -39,6 +39,8 @@ export async function resolveEmbed(c: RequestContext, target: EmbedTarget, { thu
     }
     const { loaded, bound } = await loadInput(media, c, input);
     if (!isPublished(loaded!.value, Date.now())) throw notFound();
+    // Refused as its answer is (a media naming another's files): the page would only show a player that cannot play.
+    checkMediaFiles(loaded!.value, c.env.DELIVERY_BASE_URL);
     return { title: loaded!.value.title, personal: bound, thumbnail: null };
   }
   const input = { site, playlistId: target.id, page: 1, pageLength: 1, asked: NO_VARIANT };

@@ -75,7 +75,8 @@ export async function checkUrlSigning(env: Env, config: Config, siteId: string, 
     ['jwt', new URL(posterUrl(base, mediaId, 320))],
   ];
   const probes = await Promise.all(urls.map(async ([scheme, url]): Promise<Probe> => {
-    const [signed, unsigned] = await Promise.all([status(await signer.forFetch(url)), status(url)]);
+    const claim = { site: siteId, media: mediaId!, track: false };
+    const [signed, unsigned] = await Promise.all([status(await signer.forFetch(url, claim)), status(url)]);
     return { scheme, url: url.href, signed, unsigned };
   }));
   return { site: siteId, media: mediaId, secret_binding: site.urlSigning.secretBinding, probes, ...verdict(probes) };

@@ -16,6 +16,7 @@ export const METRICS = {
   playback_requests: { labels: [], help: 'Playback byte requests answered with bytes.' },
   playback_bytes: { labels: [], help: 'Playback bytes served (the answers\' lengths).', unit: 'bytes' },
   playback_refusals: { labels: ['code'], help: 'Playback requests refused, by error code.' },
+  foreign_delivery_files: { labels: ['site', 'at'], help: 'Media answers refused for naming a delivery-host file that is not their own (at: answer, signing, playback).' },
   gateway_calls: { labels: ['key'], help: 'Gateway calls (/v2, /v1) per access key.' },
   gateway_errors: { labels: ['key'], help: 'Gateway calls answered with an error status (4xx, 5xx) per access key.' },
   gateway_replays: { labels: ['key'], help: 'Gateway writes answered from a stored outcome (Idempotency-Key) per access key.' },

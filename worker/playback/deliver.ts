@@ -122,9 +122,13 @@ function cacheable(grant: PlaybackGrant): boolean {
 export const upstreamSignatureRefused = () => new ApiError(502, 'upstream_signature_refused',
   'The video platform refused the worker\'s signed delivery URL; the site\'s url_signing secret may be wrong.');
 
-/** Fetches a file of the delivery host, signed for this fetch when the site signs (`signer`, worker/signing/). */
-async function fetchUpstream(url: URL, method: 'GET' | 'HEAD', headers: Headers, signer: DeliverySigner | null): Promise<Response> {
-  const target = signer ? await signer.forFetch(url) : url;
+/**
+ * Fetches a file of the delivery host for the grant's media, signed for this fetch when the site signs (`signer`,
+ * worker/signing/: it signs the media's own files only).
+ */
+async function fetchUpstream(url: URL, method: 'GET' | 'HEAD', headers: Headers, signer: DeliverySigner | null,
+  grant: PlaybackGrant): Promise<Response> {
+  const target = signer ? await signer.forFetch(url, { site: grant.site, media: grant.media, track: grant.resource === 'track' }) : url;
   let response: Response;
   try {
     response = await fetch(target.href, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
@@ -186,7 +190,7 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
   const folder = resolved.folder !== null;
   if (resolved.storyboard) return storyboard(grant, resolved, sign, suffix, signer);
   if (resolved.folder && isPlaylist(resolved.path, null)) {
-    const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers(), signer);
+    const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers(), signer, grant);
     if (upstream.status !== 200) {
       await upstream.body?.cancel();
       throw upstreamUnavailable(502);
@@ -215,7 +219,7 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
   }
 
   if (!cacheable(grant)) {
-    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true), signer), grant, folder, null);
+    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true), signer, grant), grant, folder, null);
   }
   // The edge cache, keyed by the upstream URL: no token, no viewer in the key.
   const cache = caches.default;
@@ -224,9 +228,9 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
   const hit = await cache.match(wantsRange ? new Request(key, { headers: upstreamHeaders(request, true) }) : key);
   if (hit) return answer(hit, grant, folder, 'HIT');
   if (wantsRange || method === 'HEAD') {
-    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true), signer), grant, folder, 'MISS');
+    return answer(await fetchUpstream(resolved.upstream, method, upstreamHeaders(request, true), signer, grant), grant, folder, 'MISS');
   }
-  const upstream = await fetchUpstream(resolved.upstream, 'GET', upstreamHeaders(request, false), signer);
+  const upstream = await fetchUpstream(resolved.upstream, 'GET', upstreamHeaders(request, false), signer, grant);
   // Refused before anything is kept: the edge cache holds only files of a kind their URLs may serve.
   if (!servedAs(upstream, grant, folder)) return refuse(upstream, grant);
   if (upstream.status === 200 && !upstream.headers.has('set-cookie') &&
@@ -248,7 +252,7 @@ export async function deliver({ request, ctx, grant, resolved, prefix, suffix, s
  */
 async function storyboard(grant: PlaybackGrant, resolved: Resolved, sign: DeliverOptions['sign'],
   suffix: string, signer: DeliverySigner | null): Promise<Response> {
-  const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers(), signer);
+  const upstream = await fetchUpstream(resolved.upstream, 'GET', new Headers(), signer, grant);
   if (upstream.status !== 200) {
     await upstream.body?.cancel();
     throw upstreamUnavailable(502);

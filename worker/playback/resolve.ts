@@ -1,6 +1,6 @@
 /** A verified grant plus the path asked for → the one upstream URL to fetch, from the worker's own record. */
 import { notFound, playbackExpired, playbackInvalid } from '../http/errors.ts';
-import { isPublished, storyboardFile } from '../catalog/index.ts';
+import { foreignDeliveryFile, isOwnFile, isPublished, storyboardFile, type DeliveryHost, type FileClaim } from '../catalog/index.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import { folderPath, PlaylistOutsideFolder } from './hls.ts';
 import { digest8, sameBytes, type PlaybackGrant } from './token.ts';
@@ -34,17 +34,13 @@ function candidates(grant: PlaybackGrant, media: MediaResponse, path: string): s
   }
 }
 
-/** Whether the media's id is one of the folder's own path segments (`/hls/<media>/`): a folder of that media alone. */
-function ownFolder(folder: URL, mediaId: string): boolean {
-  return folder.pathname.split('/').includes(mediaId);
-}
-
-/** Whether a path inside a shared folder is one of the media's own files: `<media>.m3u8`, `<media>/…`, `<media>-…`. */
-function namedAfter(path: string, mediaId: string): boolean {
-  return ['.', '/', '-'].some((separator) => path.startsWith(`${mediaId}${separator}`));
-}
-
-export async function resolvePlayback(grant: PlaybackGrant, path: string, media: MediaResponse | null): Promise<Resolved> {
+/**
+ * `host`: the delivery host (catalog/delivery-layout.ts). A grant opens only its media's own files there, whatever its
+ * record names and whatever folder its master sits in: the platform keeps every media's manifests in one folder
+ * (`/manifests/`), so a folder grant is narrowed, on every request, to the files the layout says are its media's.
+ */
+export async function resolvePlayback(grant: PlaybackGrant, path: string, media: MediaResponse | null,
+  host: DeliveryHost | null): Promise<Resolved> {
   if (!media) throw playbackExpired();
   if (!isPublished(media, Date.now())) throw notFound();
   let found: string | null = null;
@@ -57,6 +53,9 @@ export async function resolvePlayback(grant: PlaybackGrant, path: string, media:
   // The media no longer offers that file (a rendition removed or moved): fresh URLs come with the media again.
   if (!found) throw playbackExpired('This file is no longer offered; load the media again for fresh playback URLs.');
   const base = new URL(found);
+  const claim: FileClaim = { site: grant.site, media: grant.media, track: grant.resource === 'track' };
+  // A record kept from before its media was refused (or a token minted then) opens nothing that is not the media's.
+  if (!isOwnFile(base, host, claim)) throw foreignDeliveryFile(claim, base, 'playback');
   if (grant.scope === 'file') {
     if (path !== fileName(found)) throw playbackInvalid('This playback URL does not open that file.');
     const storyboard = grant.resource === 'track' && media.tracks.some((t) => t.url === found && t.kind === STORYBOARD_KIND);
@@ -66,12 +65,9 @@ export async function resolvePlayback(grant: PlaybackGrant, path: string, media:
   folder.search = '';
   try {
     const inside = folderPath(path, folder, folder);
-    // A master named after its media (`/manifests/<media>.m3u8`: the platform keeps every media's manifests in one
-    // folder) opens only the files named after that media: a token for one media never opens another's.
-    if (namedAfter(fileName(found), media.id) && !ownFolder(folder, media.id) && !namedAfter(inside, media.id)) {
-      throw playbackInvalid('This playback URL does not open that file.');
-    }
-    return { upstream: new URL(inside, folder), folder, path: inside, storyboard: false };
+    const upstream = new URL(inside, folder);
+    if (!isOwnFile(upstream, host, claim)) throw playbackInvalid('This playback URL does not open that file.');
+    return { upstream, folder, path: inside, storyboard: false };
   } catch (error) {
     if (error instanceof PlaylistOutsideFolder) throw playbackInvalid('This playback URL does not open that file.');
     throw error;

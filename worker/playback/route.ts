@@ -9,6 +9,7 @@
  * `playback_invalid`, 403 `playback_expired`, 451 `playback_denied`, 502 `playback_unsupported_type`. No answer here is ever a document or a
  * script: `nosniff` and `Content-Security-Policy: sandbox; default-src 'none'` on every one (security-headers.ts).
  */
+import { deliveryHost } from '../catalog/index.ts';
 import { enforcePolicies, heldMembership, mediaPolicies } from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { ApiError, notFound, playbackDenied, playbackExpired, playbackInvalid } from '../http/errors.ts';
@@ -81,7 +82,8 @@ export async function playRoute(routed: RequestContext): Promise<Response> {
 
   // The site's property may enforce URL signing: then every byte fetch is signed, for that fetch only (worker/signing/).
   const signer = signerFor(env, visit.config, site.id);
-  const resolved = await resolvePlayback(grant, path, await recordedMedia(env, site.id, grant.media));
+  const resolved = await resolvePlayback(grant, path, await recordedMedia(env, site.id, grant.media),
+    deliveryHost(env.DELIVERY_BASE_URL));
   const sign = async (minted: PlaybackGrant) => signToken((await playbackKeys(env))[0]!, minted);
   return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix, sign, signer });
 }

@@ -1,7 +1,7 @@
 /** GET /api/sites/:site/media/:media — one published, ready media with its renditions and tracks. */
 import type { SiteConfig } from '../config.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
-import { allowedCustomParams, cacheKeys, isPublished, loadMedia } from '../catalog/index.ts';
+import { allowedCustomParams, cacheKeys, checkMediaFiles, isPublished, loadMedia } from '../catalog/index.ts';
 import { mediaPolicies, membershipFor } from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
@@ -41,6 +41,8 @@ export const media: ResourceDeclaration<MediaInput, MediaResponse, MediaResponse
 async function presentMedia(c: RequestContext, { site }: MediaInput, value: MediaResponse, bound: boolean) {
   const now = Date.now();
   if (!isPublished(value, now)) throw notFound();
+  // A writer's external media may name another media's file on the delivery host: refused for everyone, bound or not.
+  checkMediaFiles(value, c.env.DELIVERY_BASE_URL);
   const signer = signerFor(c.env, c.config, site.id, c.request);
   // The allowlist as configured now, even for an entry cached under an older one.
   let body: MediaResponse = { ...value, custom_params: allowedCustomParams(value.custom_params, c.config.customParamsAllowlist) };

@@ -2,9 +2,9 @@
  * A site's signer: the platform's delivery URLs of a site whose property enforces URL signing (`sites.<id>.url_signing`)
  * signed with that property's secret, read from the secret binding the configuration names (never from the
  * configuration itself). Only URLs on the delivery host (`DELIVERY_BASE_URL`) are signed: a signature is never sent to
- * another host. A site without `url_signing` has no signer and behaves exactly as before.
+ * another host; and of those only the files of the media the URL is signed for (catalog/delivery-layout.ts). A site without `url_signing` has no signer and behaves exactly as before.
  */
-import { deliveryBase } from '../catalog/index.ts';
+import { deliveryHost, foreignDeliveryFile, isOwnFile, type FileClaim } from '../catalog/index.ts';
 import type { Config, UrlSigningConfig } from '../config.ts';
 import type { Env } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
@@ -27,10 +27,13 @@ export interface DeliverySigner {
   answerExpiry(nowMs: number): number;
   /** When URLs signed for answers now change (the next window): an answer held rendered is used until then at most. */
   windowEndMs(nowMs: number): number;
-  /** A URL for an answer, signed until `answerExpiry`; one not on the delivery host is returned as it is. */
-  forAnswer(url: string, nowMs?: number): Promise<string>;
-  /** A URL the worker fetches now, signed for `FETCH_SECONDS`; one not on the delivery host is returned as it is. */
-  forFetch(url: URL, nowMs?: number): Promise<URL>;
+  /**
+   * A URL for `claim.media`'s answer, signed until `answerExpiry`; one not on the delivery host is returned as it is.
+   * Throws `foreign_delivery_file` for a delivery-host file that is not the media's own: a signature opens only that.
+   */
+  forAnswer(url: string, claim: FileClaim, nowMs?: number): Promise<string>;
+  /** A URL the worker fetches now for `claim.media`, signed for `FETCH_SECONDS`; as `forAnswer` otherwise. */
+  forFetch(url: URL, claim: FileClaim, nowMs?: number): Promise<URL>;
 }
 
 const remembered = new Map<string, string>();
@@ -66,9 +69,14 @@ export function signerFor(env: Env, config: Config, siteId: string, request?: Re
   const signing = config.sites.get(siteId)?.urlSigning;
   if (!signing) return null;
   const secret = secretOf(env, siteId, signing);
-  const base = deliveryBase(env.DELIVERY_BASE_URL);
-  const deliveryOrigin = base === null ? null : new URL(base).origin;
-  const onDelivery = (url: URL) => deliveryOrigin !== null && url.origin === deliveryOrigin;
+  const host = deliveryHost(env.DELIVERY_BASE_URL);
+  const onDelivery = (url: URL) => host !== null && url.origin === host.origin;
+  /** Whether to sign `url` for `claim`: on the delivery host, and then only the media's own file. */
+  const signs = (url: URL, claim: FileClaim, where: 'signing' | 'playback') => {
+    if (!onDelivery(url)) return false;
+    if (!isOwnFile(url, host, claim)) throw foreignDeliveryFile(claim, url, where);
+    return true;
+  };
   const window = signing.windowSeconds;
   const shortened = devSeconds(env, request);
   const answerExpiry = (nowMs: number) => (shortened !== null ? Math.floor(nowMs / 1000) + shortened
@@ -79,11 +87,12 @@ export function signerFor(env: Env, config: Config, siteId: string, request?: Re
     answerExpiry,
     windowEndMs: (nowMs) => (Math.floor(nowMs / 1000 / window) + 1) * window * 1000,
     // A HIT signs the same URLs for the same expiry again: looked up by their text first, parsed and signed only on a
-    // miss, once per window (the secret is part of the key, so a rotated one never meets an old signature).
-    async forAnswer(text, nowMs = Date.now()) {
-      if (deliveryOrigin === null) return text;
+    // miss, once per window (the secret is part of the key, so a rotated one never meets an old signature; so is the
+    // media, so a URL found to be one media's own is never taken as another's).
+    async forAnswer(text, claim, nowMs = Date.now()) {
+      if (host === null) return text;
       const exp = answerExpiry(nowMs);
-      const key = `${secret}\n${exp}\n${text}`;
+      const key = `${secret}\n${exp}\n${claim.media}${claim.track ? '+tracks' : ''}\n${text}`;
       let signed = remembered.get(key);
       if (signed === undefined) {
         let url: URL;
@@ -92,15 +101,15 @@ export function signerFor(env: Env, config: Config, siteId: string, request?: Re
         } catch {
           return text;
         }
-        if (!onDelivery(url)) return text;
+        if (!signs(url, claim, 'signing')) return text;
         signed = (await signUrl(url, exp, secret)).href;
         if (remembered.size >= MAX_REMEMBERED) remembered.clear();
         remembered.set(key, signed);
       }
       return signed;
     },
-    async forFetch(url, nowMs = Date.now()) {
-      return onDelivery(url) ? new URL(await signUrl(url, Math.floor(nowMs / 1000) + FETCH_SECONDS, secret)) : url;
+    async forFetch(url, claim, nowMs = Date.now()) {
+      return signs(url, claim, 'playback') ? new URL(await signUrl(url, Math.floor(nowMs / 1000) + FETCH_SECONDS, secret)) : url;
     },
   };
 }
