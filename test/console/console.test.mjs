@@ -133,10 +133,13 @@ describe('the operator console', () => {
     await signIn(ADMIN_TOKEN);
     await until(consoleState, (s) => s === 'signed-in', 'the signed-in console');
     const cookies = await page.cookies(`${WORKER}/admin/`);
-    const session = cookies.find((c) => c.name === 'reelgate_admin');
+    const session = cookies.find((c) => c.name === '__Host-reelgate_admin');
     assert.ok(session, 'the session cookie');
     assert.equal(session.httpOnly, true);
-    assert.equal(session.path, '/admin');
+    // What __Host- requires (kept on http://127.0.0.1, a loopback origin): Secure, Path=/, no Domain.
+    assert.equal(session.secure, true);
+    assert.equal(session.path, '/');
+    assert.equal(session.domain, new URL(WORKER).hostname);
     assert.equal(session.sameSite, 'Strict');
     // The token is nowhere in the page's storage.
     assert.equal(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })), '{}{}');
@@ -331,11 +334,13 @@ describe('the operator console', () => {
 
   it('sends an expired session back to the sign-in form, and the API answers 401 session_expired', async () => {
     const expired = await expiredSessionCookie(ADMIN_TOKEN);
-    await page.setCookie({ name: 'reelgate_admin', value: expired, url: `${WORKER}/admin/`, path: '/admin', httpOnly: true, sameSite: 'Strict' });
+    await page.setCookie({
+      name: '__Host-reelgate_admin', value: expired, url: `${WORKER}/`, path: '/', secure: true, httpOnly: true, sameSite: 'Strict',
+    });
     await page.goto(`${WORKER}/admin/`, { waitUntil: 'load' });
     await until(() => text(['reel-console', '.notice-slot']), (t) => /expired/i.test(t ?? ''), 'the expired-session notice');
     assert.equal(await consoleState(), 'signed-out');
-    const direct = await fetch(`${WORKER}/admin/metrics`, { headers: { cookie: `reelgate_admin=${expired}` } });
+    const direct = await fetch(`${WORKER}/admin/metrics`, { headers: { cookie: `__Host-reelgate_admin=${expired}` } });
     assert.equal(direct.status, 401);
     assert.equal((await direct.json()).errors[0].code, 'session_expired');
   });

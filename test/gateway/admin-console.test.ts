@@ -14,7 +14,10 @@ import { ADMIN, catalog, expectError, gateway, resetGateway, SITE } from './help
 
 const ORIGIN = 'http://localhost';
 const JSON_BODY = { 'content-type': 'application/json' };
-const COOKIE_SHAPE = /^reelgate_admin=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Path=\/admin; HttpOnly; Secure; SameSite=Strict; Max-Age=1800$/;
+const COOKIE = '__Host-reelgate_admin';
+const COOKIE_SHAPE = /^__Host-reelgate_admin=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=1800$/;
+/** A server's render token (worker/http/visitor.ts): whoever holds it may name the visitor in x-reelgate-visitor-ip. */
+const RENDER_TOKEN = 'test-render-token-not-for-production';
 const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
   + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -23,10 +26,30 @@ beforeEach(async () => {
   await env.GATEWAY_DB.exec('DELETE FROM admin_sign_in_failures');
 });
 
+/** A sign-in from the connection at `ip` (`cf-connecting-ip`, as Cloudflare sets it). */
 function signIn(token: unknown = env.ADMIN_TOKEN, ip = '198.51.100.7', headers: Record<string, string> = {}): Promise<Response> {
   return gateway('/admin/session', {
-    method: 'POST', headers: { ...JSON_BODY, 'x-reelgate-dev-ip': ip, ...headers }, body: JSON.stringify({ token }),
+    method: 'POST', headers: { ...JSON_BODY, 'cf-connecting-ip': ip, ...headers }, body: JSON.stringify({ token }),
   });
+}
+
+/**
+ * A sign-in from the connection at `ip` by a holder of the render token, naming `visitor` as the address it acts for
+ * (and, with DEV_MODE "true", naming it in x-reelgate-dev-ip too).
+ */
+function signInNaming(token: string, ip: string, visitor: string, devMode: 'true' | 'false'): Promise<Response> {
+  const headers: Record<string, string> = {
+    ...JSON_BODY, 'cf-connecting-ip': ip, 'x-reelgate-visitor-ip': visitor, authorization: `Bearer ${RENDER_TOKEN}`,
+    ...(devMode === 'true' ? { 'x-reelgate-dev-ip': visitor } : {}),
+  };
+  return worker.fetch(new Request(`${ORIGIN}/admin/session`, { method: 'POST', headers, body: JSON.stringify({ token }) }),
+    { ...env, RENDER_TOKEN, DEV_MODE: devMode } as never, createExecutionContext());
+}
+
+/** Waits out the end of the sign-in window when it is close, so the attempts that follow fall in one window. */
+async function oneWindowAhead(): Promise<void> {
+  const into = (Date.now() / 1000) % SIGN_IN_WINDOW_SECONDS;
+  if (into > SIGN_IN_WINDOW_SECONDS - 10) await new Promise((r) => setTimeout(r, (SIGN_IN_WINDOW_SECONDS - into + 1) * 1000));
 }
 
 /** A signed-in console: its cookie (as the browser sends it back) and its CSRF value. */
@@ -65,12 +88,12 @@ describe('the session', () => {
   it('GET without a valid cookie is 401 unauthorized; a forged or foreign one too', async () => {
     await expectError(await gateway('/admin/session'), 401, 'unauthorized');
     const { cookie } = await signedIn();
-    const [payload, mac] = cookie.slice('reelgate_admin='.length).split('.') as [string, string];
+    const [payload, mac] = cookie.slice(`${COOKIE}=`.length).split('.') as [string, string];
     const longer = btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 86_400, nonce: 'x' }))
       .replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
     const foreign = await createSession('another-admin-token-of-another-deployment');
-    for (const forged of [`reelgate_admin=${longer}.${mac}`, `reelgate_admin=${payload}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`,
-      `reelgate_admin=${payload}`, 'reelgate_admin=', `reelgate_admin=${foreign.value}`]) {
+    for (const forged of [`${COOKIE}=${longer}.${mac}`, `${COOKIE}=${payload}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`,
+      `${COOKIE}=${payload}`, `${COOKIE}=`, `${COOKIE}=${foreign.value}`, `reelgate_admin=${payload}.${mac}`]) {
       await expectError(await gateway('/admin/session', { headers: { cookie: forged } }), 401, 'unauthorized');
       await expectError(await gateway('/admin/keys', { headers: { cookie: forged } }), 401, 'unauthorized');
     }
@@ -78,13 +101,34 @@ describe('the session', () => {
 
   it('an expired cookie is 401 session_expired, on the session and on the API', async () => {
     const old = await createSession(env.ADMIN_TOKEN, Date.now() - 2 * 1800_000);
-    const cookie = `reelgate_admin=${old.value}`;
+    const cookie = `${COOKIE}=${old.value}`;
     await expectError(await gateway('/admin/session', { headers: { cookie } }), 401, 'session_expired');
     await expectError(await gateway('/admin/keys', { headers: { cookie } }), 401, 'session_expired');
-    // Among other cookies, and beside a live session of another path, the live one wins.
+    // Among other cookies, and after an ended one of the name, the live one wins.
     const live = await createSession(env.ADMIN_TOKEN);
-    const both = await gateway('/admin/session', { headers: { cookie: `theme=dark; ${cookie}; reelgate_admin=${live.value}` } });
+    const both = await gateway('/admin/session', { headers: { cookie: `theme=dark; ${cookie}; ${COOKIE}=${live.value}` } });
     expect(both.status).toBe(200);
+  });
+
+  it('cookies of the name sent before the live one, junk or of the old name, cannot end the session', async () => {
+    const { cookie, csrf } = await signedIn();
+    const planted = [...Array(4).fill(`${COOKIE}=junk`), ...Array(4).fill('reelgate_admin=junk')].join('; ');
+    const forged = (await createSession('another-admin-token-of-another-deployment')).value;
+    for (const header of [`${planted}; ${cookie}`, `${Array(24).fill(`${COOKIE}=${forged}`).join('; ')}; ${cookie}`,
+      `${Array(100).fill(`${COOKIE}=junk`).join('; ')}; ${cookie}`]) {
+      const session = await gateway('/admin/session', { headers: { cookie: header } });
+      expect(session.status, await session.text()).toBe(200);
+      const keys = await gateway('/admin/keys', { headers: { cookie: header } });
+      expect(keys.status).toBe(200);
+      expect(await keys.json()).toEqual({ keys: [] });
+      // Still the live session: a write needs its CSRF value, and goes through with it.
+      await expectError(await gateway('/admin/session', { method: 'DELETE', headers: { cookie: header, ...sameOrigin } }),
+        403, 'csrf_refused');
+    }
+    const out = await gateway('/admin/session', {
+      method: 'DELETE', headers: { cookie: `${planted}; ${cookie}`, 'x-reelgate-csrf': csrf, ...sameOrigin },
+    });
+    expect(out.status).toBe(204);
   });
 
   it('a wrong token is 401; a body that is not {token} is 400 and not counted', async () => {
@@ -108,9 +152,7 @@ describe('the session', () => {
   });
 
   it('after 5 failed sign-ins an address is refused 429 until its window ends, even with the right token', async () => {
-    // Not across a window's end: the six attempts below must fall in one window.
-    const into = (Date.now() / 1000) % SIGN_IN_WINDOW_SECONDS;
-    if (into > SIGN_IN_WINDOW_SECONDS - 10) await new Promise((r) => setTimeout(r, (SIGN_IN_WINDOW_SECONDS - into + 1) * 1000));
+    await oneWindowAhead();
     const ip = '203.0.113.9';
     for (let i = 0; i < SIGN_IN_MAX_FAILURES; i += 1) await expectError(await signIn('wrong-token', ip), 401, 'unauthorized');
     const refused = await signIn(env.ADMIN_TOKEN, ip);
@@ -124,6 +166,34 @@ describe('the session', () => {
     const rows = JSON.stringify((await env.GATEWAY_DB.prepare('SELECT * FROM admin_sign_in_failures').all()).results);
     expect(rows).not.toContain(ip);
     expect(rows).toMatch(/"address_hash":"[0-9a-f]{40}"/);
+  });
+
+  it('the limit counts the connection\'s address, whatever visitor a render token holder names', async () => {
+    await oneWindowAhead();
+    for (const [devMode, ip] of [['false', '203.0.113.21'], ['true', '203.0.113.22']] as const) {
+      let visitor = 0;
+      const next = () => `192.0.2.${(visitor += 1)}`;
+      for (let i = 0; i < SIGN_IN_MAX_FAILURES; i += 1) {
+        await expectError(await signInNaming('wrong-token', ip, next(), devMode), 401, 'unauthorized');
+      }
+      for (const token of ['wrong-token', env.ADMIN_TOKEN]) {
+        const refused = await signInNaming(token, ip, next(), devMode);
+        expect(refused.headers.has('set-cookie')).toBe(false);
+        await expectError(refused, 429, 'rate_limited');
+      }
+    }
+  });
+
+  it('failed sign-ins naming the operator\'s address cannot lock the operator out', async () => {
+    await oneWindowAhead();
+    const operator = '198.51.100.30';
+    for (const [devMode, ip] of [['false', '203.0.113.31'], ['true', '203.0.113.32']] as const) {
+      for (let i = 0; i <= SIGN_IN_MAX_FAILURES; i += 1) await signInNaming('wrong-token', ip, operator, devMode);
+    }
+    // The operator's own connection, as the browser signs in: none of those failures was its.
+    const response = await signIn(env.ADMIN_TOKEN, operator, sameOrigin);
+    expect(response.status, await response.text()).toBe(201);
+    expect(response.headers.get('set-cookie')).toMatch(COOKIE_SHAPE);
   });
 
   it('the limit counts per window, forgives a success and forgets ended windows', async () => {
@@ -144,7 +214,8 @@ describe('the session', () => {
     await expectError(await gateway('/admin/session', { method: 'DELETE', headers: { cookie } }), 403, 'csrf_refused');
     const out = await gateway('/admin/session', { method: 'DELETE', headers: { cookie, 'x-reelgate-csrf': csrf, ...sameOrigin } });
     expect(out.status).toBe(204);
-    expect(out.headers.get('set-cookie')).toBe('reelgate_admin=; Path=/admin; HttpOnly; Secure; SameSite=Strict; Max-Age=0');
+    // The same name and attributes as the cookie it ends, or the browser would keep that one.
+    expect(out.headers.get('set-cookie')).toBe('__Host-reelgate_admin=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0');
     expect((await gateway('/admin/session', { method: 'DELETE' })).status).toBe(204);
   });
 });

@@ -128,6 +128,7 @@ async function signIn(request: Request, env: Env, adminToken: string): Promise<R
     throw invalid('The body must be {"token":"<ADMIN_TOKEN>"} and nothing else.');
   }
   const limiter = new SignInLimiter(gatewayDb(env));
+  // The connection's own address: no header (a render server's visitor, DEV_MODE's stand-in) picks whose count this is.
   const address = await signInAddressHash(request, env);
   const attempt = await limiter.attempt(address);
   if (!attempt.allowed) {

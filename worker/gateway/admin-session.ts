@@ -1,24 +1,34 @@
 /**
  * The operator console's sign-in: `ADMIN_TOKEN` exchanged once for a session cookie, so the browser never keeps the
  * token (worker/README.md, "Operator console").
- * - The cookie `reelgate_admin` is `base64url(JSON {exp, nonce})` + `.` + base64url(HMAC-SHA256 of that text). Nothing
- *   is stored: the HMAC key is derived from the token, HMAC(ADMIN_TOKEN, "reelgate admin session v1"), so rotating the
- *   token ends every session at once. It lives `SESSION_SECONDS` (no renewal), `Path=/admin; HttpOnly; Secure;
- *   SameSite=Strict`.
+ * - The cookie `__Host-reelgate_admin` is `base64url(JSON {exp, nonce})` + `.` + base64url(HMAC-SHA256 of that text).
+ *   Nothing is stored: the HMAC key is derived from the token, HMAC(ADMIN_TOKEN, "reelgate admin session v1"), so
+ *   rotating the token ends every session at once. It lives `SESSION_SECONDS` (no renewal), `Path=/; HttpOnly; Secure;
+ *   SameSite=Strict`, no Domain. The `__Host-` prefix makes browsers refuse the name from anywhere but this host itself
+ *   (never with Domain=, never on another Path), so a sibling subdomain cannot plant cookies of the name beside ours;
+ *   and every cookie of the name a request carries is tried (up to `MAX_VERIFIED_COOKIES` that could be ours), the
+ *   session valid when any one verifies, so duplicates sent first cannot end it either.
  * - The CSRF value is HMAC(cookie value) under a second derived key: bound to the session, never stored, and readable
  *   only by a page that may read the session's answers (`GET /admin/session`). Every write made with the cookie carries
  *   it in `X-Reelgate-CSRF` and comes from the worker's own origin (admin-auth.ts).
  * - Failed sign-ins are counted per address (an IPv6 /64 counts as one) and per window in D1, the address as the salted
  *   hash every other counter of the worker keys on (http/visitor.ts): `SIGN_IN_MAX_FAILURES` per window, then every
- *   attempt, the right token included, is refused until the window ends.
+ *   attempt, the right token included, is refused until the window ends. The address is the connection's own
+ *   (`CF-Connecting-IP`), never one a header names: not the render token's visitor, not DEV_MODE's stand-in. Otherwise
+ *   a holder of the render token could name a new visitor for every guess at ADMIN_TOKEN, or name the operator's
+ *   address six times and lock the operator out.
  * Signatures are checked with `crypto.subtle.verify`, which compares in constant time.
  */
 import type { Env } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
-import { callerNetwork, hashAddress } from '../http/visitor.ts';
+import { connectionNetwork, hashAddress } from '../http/visitor.ts';
 import { base64url } from './access-keys.ts';
 
-export const SESSION_COOKIE = 'reelgate_admin';
+/**
+ * One name, on http:// too: the cookie is always Secure (which `__Host-` requires), and the browsers the console is
+ * made for keep Secure and `__Host-` cookies on a loopback origin (wrangler dev's http://127.0.0.1, http://localhost).
+ */
+export const SESSION_COOKIE = '__Host-reelgate_admin';
 export const CSRF_HEADER = 'x-reelgate-csrf';
 export const SESSION_SECONDS = 1800;
 export const SIGN_IN_WINDOW_SECONDS = 600;
@@ -30,6 +40,12 @@ const CSRF_LABEL = 'reelgate admin csrf v1';
 const MAX_COOKIE_VALUE = 512;
 const COOKIE_VALUE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const BASE64URL = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * Cookies of the name whose signature is checked per request, at most. Values that cannot be ours are passed over
+ * without any HMAC, so only well-shaped duplicates count; a browser sends one (`__Host-`), this bounds what a forged
+ * header may cost.
+ */
+const MAX_VERIFIED_COOKIES = 32;
 
 const encoder = new TextEncoder();
 
@@ -105,8 +121,12 @@ export function hasSessionCookie(request: Request): boolean {
   return cookieValues(request).length > 0;
 }
 
+function wellShaped(value: string): boolean {
+  return value.length <= MAX_COOKIE_VALUE && COOKIE_VALUE.test(value);
+}
+
 async function readValue(value: string, adminToken: string, nowMs: number): Promise<SessionReading> {
-  if (value.length > MAX_COOKIE_VALUE || !COOKIE_VALUE.test(value)) return { state: 'invalid' };
+  if (!wellShaped(value)) return { state: 'invalid' };
   const [payload, signature] = value.split('.') as [string, string];
   const mac = fromBase64url(signature);
   if (!mac || !(await crypto.subtle.verify('HMAC', await derivedKey(adminToken, SESSION_LABEL), mac, encoder.encode(payload)))) {
@@ -125,11 +145,19 @@ async function readValue(value: string, adminToken: string, nowMs: number): Prom
   return { state: 'valid', session: { value, expiresAt: exp, csrf: await csrfFor(adminToken, value) } };
 }
 
-/** The request's session; with several cookies of the name (another path's), the best reading wins. */
+/**
+ * The request's session; with several cookies of the name, the best reading wins, so junk or ended ones sent before a
+ * live session (in whatever order the browser sends them) cannot end it.
+ */
 export async function readSession(request: Request, adminToken: string, nowMs = Date.now()): Promise<SessionReading> {
   let best: SessionReading = { state: 'none' };
   const rank = { none: 0, invalid: 1, expired: 2, valid: 3 } as const;
-  for (const value of cookieValues(request).slice(0, 4)) {
+  let verified = 0;
+  for (const value of cookieValues(request)) {
+    if (wellShaped(value)) {
+      if (verified === MAX_VERIFIED_COOKIES) break;
+      verified += 1;
+    }
     const reading = await readValue(value, adminToken, nowMs);
     if (rank[reading.state] > rank[best.state]) best = reading;
     if (best.state === 'valid') break;
@@ -159,20 +187,28 @@ export const csrfRefused = (description: string) => new ApiError(403, 'csrf_refu
 export const sessionExpired = () =>
   new ApiError(401, 'session_expired', 'The admin session has expired: sign in again with the admin token.');
 
+/**
+ * What `__Host-` requires (Secure, `Path=/`, no Domain): the whole origin receives the cookie, but only the admin routes
+ * read it, and nothing of the worker forwards a request's Cookie header anywhere.
+ */
+const COOKIE_ATTRIBUTES = 'Path=/; HttpOnly; Secure; SameSite=Strict';
+
 /** The `Set-Cookie` of a new session. */
 export function sessionCookie(session: AdminSession): string {
-  return `${SESSION_COOKIE}=${session.value}; Path=/admin; HttpOnly; Secure; SameSite=Strict; Max-Age=${SESSION_SECONDS}`;
+  return `${SESSION_COOKIE}=${session.value}; ${COOKIE_ATTRIBUTES}; Max-Age=${SESSION_SECONDS}`;
 }
 
-/** The `Set-Cookie` that ends the session in the browser. */
+/** The `Set-Cookie` that ends the session in the browser: the same name and attributes, or the browser keeps it. */
 export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/admin; HttpOnly; Secure; SameSite=Strict; Max-Age=0`;
+  return `${SESSION_COOKIE}=; ${COOKIE_ATTRIBUTES}; Max-Age=0`;
 }
 
-/** The caller as the sign-in limit counts them: the salted hash of their address (an IPv6 /64), or of "unknown". */
-export async function signInAddressHash(request: Request, env: Pick<Env, 'DEV_MODE' | 'ADDRESS_SALT' | 'API_SECRET'>):
-Promise<string> {
-  return hashAddress(env, `admin-sign-in:${callerNetwork(request, env) ?? 'unknown'}`);
+/**
+ * The caller as the sign-in limit counts them: the salted hash of the connection's network (an IPv6 /64), or of
+ * "unknown"; never of an address a header names (see above).
+ */
+export async function signInAddressHash(request: Request, env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>): Promise<string> {
+  return hashAddress(env, `admin-sign-in:${connectionNetwork(request) ?? 'unknown'}`);
 }
 
 /**

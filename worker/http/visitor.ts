@@ -113,6 +113,15 @@ export function connectionIsCaller(request: Request, env: CallerEnv): boolean {
   return !(devMode(env) && request.headers.has(DEV_IP_HEADER)) && !request.headers.has(VISITOR_IP_HEADER);
 }
 
+/**
+ * The connection's own network (`CF-Connecting-IP`, which Cloudflare sets on every request from outside, replacing any a
+ * client sends), read without DEV_MODE's stand-in or a render server's visitor: for a limit that nobody may steer with
+ * a header, not even a holder of the render token (the admin sign-in's, gateway/admin-session.ts).
+ */
+export function connectionNetwork(request: Request): string | null {
+  return readAddress((request.headers.get('cf-connecting-ip') ?? '').trim()).network;
+}
+
 /** The caller's canonical address, or null when absent or malformed. */
 export function callerAddress(request: Request, env: CallerEnv): string | null {
   return caller(request, env).address;
