@@ -20,21 +20,30 @@ const integration = 'test/components/integration/**/*.test.ts';
 /**
  * Forwards /api/* (and /oembed, which a CMS asks from its server) to the worker started for the integration suite,
  * headers included (x-reelgate-dev-ip); `/__reelgate-test/worker/<path>` to the worker's `<path>` (a page it serves,
- * without the test page's origin, as a crawler asks); and `GET /_sandbox/catalog` to the sandbox (which sends no CORS
- * headers on its controls), so the suites find ids there instead of writing them down.
+ * without the test page's origin, as a crawler asks); `GET /_sandbox/catalog` to the sandbox (which sends no CORS
+ * headers on its controls), so the suites find ids there instead of writing them down; and `POST /_sandbox/hostile-media`
+ * with its JSON body, from this server, since the sandbox takes no control write from a page of another origin.
  */
 function apiProxy() {
   return async (context, next) => {
     let target = null;
+    const write = sandbox && context.method === 'POST' && context.path === '/_sandbox/hostile-media';
     if (worker && (context.path.startsWith('/api/') || context.path === '/oembed')) target = new URL(context.url, worker);
     else if (worker && context.path.startsWith(WORKER_PAGE)) target = new URL(context.url.slice(WORKER_PAGE.length - 1), worker);
     else if (sandbox && context.method === 'GET' && context.path === '/_sandbox/catalog') target = new URL(context.url, sandbox);
+    else if (write) target = new URL(context.url, sandbox);
     if (!target) return next();
     const headers = {};
     for (const [name, value] of Object.entries(context.request.headers)) {
-      if (!['host', 'connection', 'origin', 'referer', 'cookie'].includes(name)) headers[name] = value;
+      if (!['host', 'connection', 'origin', 'referer', 'cookie', 'content-length'].includes(name)) headers[name] = value;
     }
-    const response = await fetch(target, { method: context.method, headers });
+    let body;
+    if (write) {
+      const chunks = [];
+      for await (const chunk of context.req) chunks.push(chunk);
+      body = Buffer.concat(chunks);
+    }
+    const response = await fetch(target, { method: context.method, headers, body });
     context.status = response.status;
     for (const [name, value] of response.headers) {
       if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) {

@@ -1,4 +1,5 @@
-// /_sandbox/: test and bench controls. They need no credential and the edge worker never proxies them.
+// /_sandbox/: test and bench controls. They need no credential and the edge worker never proxies them; a write is
+// taken only from the sandbox's own origin or from no browser at all (refuseForeignWrite).
 import type { Player } from '../../worker/contract/v2-types.ts';
 import type { Media, Playlist, TextTrack } from './records.ts';
 import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
@@ -122,6 +123,31 @@ export function catalog(store: Store, now: number): unknown {
       other_public: 'any other valid public address answers with every geo member null and proxy {identification: null, type: null}',
     },
   };
+}
+
+/**
+ * Refuses a control write a web page of another origin could send: the sandbox runs on a developer's machine, and any
+ * page they visit could otherwise reset it, inject faults or make media in it with a form or a simple `fetch`. A write
+ * must come from the sandbox's own origin or from no browser (no `Origin`, no `Sec-Fetch-Site` but `same-origin` or
+ * `none`: 403), with `Content-Type: application/json` (415), which no form or CORS-simple request can send. Controls
+ * answer no CORS headers, so no preflight for one is ever granted. Reads (GET, HEAD) pass: without CORS headers,
+ * another origin cannot read them.
+ */
+export function refuseForeignWrite(request: Request, url: URL): Response | null {
+  if (request.method === 'GET' || request.method === 'HEAD') return null;
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  if ((site !== null && site !== 'same-origin' && site !== 'none') || (origin !== null && origin !== url.origin)) {
+    return errorResponse(403, 'forbidden',
+      `Sandbox controls take writes only from ${url.origin} itself or from a client that is not a web page of another origin.`);
+  }
+  if (request.method === 'OPTIONS') return null;
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return errorResponse(415, 'unsupported_media_type',
+      `A control write must be sent with Content-Type: application/json (got '${type || 'none'}').`);
+  }
+  return null;
 }
 
 export function controlError(error: unknown): Response {

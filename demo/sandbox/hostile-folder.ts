@@ -6,8 +6,8 @@
 //
 // Served under /cdn/hostile/ (public, like the rest of /cdn/). Nothing in the seed points here: a test makes the media,
 // through /v2 (`upload: {method: "external", source_url: "<sandbox>/cdn/hostile/master.m3u8"}`), or with
-// `POST /_sandbox/hostile-media` (`hostileMediaBody`), which a browser page can call itself (a simple request,
-// readable from any origin), since a test page cannot send the API secret to the sandbox.
+// `POST /_sandbox/hostile-media` (`hostileMediaBody`), which needs no API secret: a browser test page, which cannot
+// send the secret, asks for it through its own test server (the sandbox takes no control write from another origin).
 import { errorResponse } from './http.ts';
 import { SAMPLE_SECONDS, SAMPLE_VIDEO_TS } from './sample-media.ts';
 

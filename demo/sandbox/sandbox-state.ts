@@ -4,7 +4,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { readActionBody, readEnvelope } from './body.ts';
 import type { RouteContext } from './context.ts';
 import { readJsonObject } from './body.ts';
-import { catalog, controlError, emptyStats, type Faults, parseFaults, type Stats } from './controls.ts';
+import { catalog, controlError, emptyStats, type Faults, parseFaults, refuseForeignWrite, type Stats } from './controls.ts';
 import { deliver } from './delivery.ts';
 import { isDeliveryPath } from './delivery-paths.ts';
 import { configuredRateLimit, type SandboxEnv } from './env.ts';
@@ -231,6 +231,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
 
   private control(request: Request, url: URL, bodyText: string): Response {
     const route = `${request.method} ${url.pathname.replace(/\/$/, '')}`;
+    const refused = refuseForeignWrite(request, url);
+    if (refused) return refused;
     try {
       const signingSite = /^\/_sandbox\/sites\/([A-Za-z0-9]+)\/url-signing\/?$/.exec(url.pathname)?.[1];
       if (signingSite !== undefined) return this.urlSigning(request.method, signingSite, bodyText);
@@ -269,7 +271,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         case 'POST /_sandbox/hostile-media': {
           // A test fixture (hostile-folder.ts): the external media an attacker with write access would make, in
           // `site`, its source `file` of the hostile folder. Made by the v2 route's own handler, as if through /v2.
-          // Readable from any origin, since a browser test page asks (a simple request: no preflight).
+          // No CORS: a browser test page asks through its own test server (web-test-runner.config.mjs).
           const body = readJsonObject(bodyText);
           const file = body.file ?? 'master.m3u8';
           for (const key of Object.keys(body)) {
@@ -282,10 +284,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
             store: this.store, request, url, origin: url.origin, params: { site: body.site }, now: new Date(),
             body: hostileMediaBody(url.origin, file),
           };
-          const created = this.ctx.storage.transactionSync(() => createMedia(ctx) as Response);
-          const answer = new Response(created.body, created);
-          answer.headers.set('access-control-allow-origin', '*');
-          return answer;
+          return this.ctx.storage.transactionSync(() => createMedia(ctx) as Response);
         }
         default: {
           const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults',

@@ -30,6 +30,14 @@ after(async () => {
   await sandbox?.stop();
 });
 
+/** The sandbox's faults (`{}` clears them): a control write, so JSON, as the sandbox takes no other. */
+async function setFaults(faults) {
+  const response = await fetch(`${baseUrl}/_sandbox/faults`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults),
+  });
+  assert.equal(response.status, 200, await response.text());
+}
+
 async function catalog() {
   const response = await fetch(`${baseUrl}/_sandbox/catalog`);
   return response.json();
@@ -63,7 +71,7 @@ test('surfaces a v2 error body as a typed error in Node', async () => {
 });
 
 test('times out through AbortSignal in Node', async () => {
-  await fetch(`${baseUrl}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ latency_ms: 2000 }) });
+  await setFaults({ latency_ms: 2000 });
   try {
     const { sites } = await catalog();
     const client = new upstream.V2Client({ baseUrl, secret: SECRET, timeoutMs: 200 });
@@ -73,7 +81,7 @@ test('times out through AbortSignal in Node', async () => {
       return true;
     });
   } finally {
-    await fetch(`${baseUrl}/_sandbox/faults`, { method: 'POST', body: '{}' });
+    await setFaults({});
   }
 });
 

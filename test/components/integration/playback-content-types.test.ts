@@ -7,13 +7,13 @@
  * playback URL, on this page's own origin (the test server forwards /api/ to the worker), as a frame and as a script:
  * none of it runs. The worker-suite half (types, headers, refusals) is test/worker/playback-content-types.test.ts.
  *
- * The media is made the way a browser page can reach the sandbox: its address read from an ungated media answer (whose
- * URLs are the platform's own), and `POST /_sandbox/hostile-media`, a request without preflight whose answer any origin
- * may read. Addresses are the sandbox's geo fixtures; DEV_MODE is on (test/run-browser-tests.mjs).
+ * The media is made with `POST /_sandbox/hostile-media` on this page's own origin: the test server passes it on to the
+ * sandbox (web-test-runner.config.mjs), which takes no control write from a page of another origin. Addresses are the
+ * sandbox's geo fixtures; DEV_MODE is on (test/run-browser-tests.mjs).
  */
 import { expect } from '@open-wc/testing';
-import type { ErrorResponse, FeedResponse, MediaResponse } from '../../../worker/contract/public-api.ts';
-import { BERLIN, EUROPE_SITE, FOOD, SITE } from '../support/seed.ts';
+import type { ErrorResponse, MediaResponse } from '../../../worker/contract/public-api.ts';
+import { BERLIN, EUROPE_SITE } from '../support/seed.ts';
 
 const HLS = 'application/vnd.apple.mpegurl';
 
@@ -33,19 +33,10 @@ async function json<T>(response: Response): Promise<T> {
   return response.json() as Promise<T>;
 }
 
-/** The sandbox's address, as an ungated media answer names it (its delivery URLs are the platform's own). */
-async function sandboxOrigin(): Promise<string> {
-  const feed = await json<FeedResponse>(await get(`/api/sites/${SITE}/playlists/${FOOD}?page_length=1`));
-  const media = await json<MediaResponse>(await get(`/api/sites/${SITE}/media/${feed.items[0]!.id}`));
-  const url = media.sources.map((s) => s.url).find((u) => /^https?:\/\//.test(u));
-  expect(url, 'an ungated media answer names the platform\'s own URLs').to.be.a('string');
-  return new URL(url!).origin;
-}
-
 /** The attacker's media in the gated site, and its playback URL as the Berlin visitor is handed it. */
-async function hostileMedia(sandbox: string, file: string): Promise<string> {
-  const created = await fetch(`${sandbox}/_sandbox/hostile-media`, {
-    method: 'POST', body: JSON.stringify({ site: EUROPE_SITE, file }),
+async function hostileMedia(file: string): Promise<string> {
+  const created = await fetch('/_sandbox/hostile-media', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ site: EUROPE_SITE, file }),
   });
   expect(created.status, await created.clone().text()).to.equal(201);
   const { id } = (await created.json()) as { id: string };
@@ -95,13 +86,11 @@ function script(src: string): Promise<boolean> {
 }
 
 describe('issue 22, item 1: playback URLs serve any content type on the worker\'s own origin (stored XSS)', () => {
-  let sandbox: string;
   let folder: string;
   const title = document.title;
   before(async function () {
     this.timeout(60_000);
-    sandbox = await sandboxOrigin();
-    folder = (await hostileMedia(sandbox, 'master.m3u8')).replace(/[^/]+$/, '');
+    folder = (await hostileMedia('master.m3u8')).replace(/[^/]+$/, '');
   });
   afterEach(() => {
     document.querySelectorAll('iframe').forEach((iframe) => iframe.remove());
@@ -160,7 +149,7 @@ describe('issue 22, item 1: playback URLs serve any content type on the worker\'
 
   it('its SVG and a page named like a video, opened in frames, run no script either', async function () {
     this.timeout(40_000);
-    const clip = await hostileMedia(sandbox, 'clip.mp4');
+    const clip = await hostileMedia('clip.mp4');
     const watch = watchScripts();
     try {
       for (const src of [`${folder}image.svg`, `${folder}clip.mp4`, clip, `${folder}page.m3u8`]) {
