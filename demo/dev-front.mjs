@@ -23,6 +23,13 @@
 //   platform's v2 error shape `{"errors":[{"code","description"}]}`, never the runtime's plain-text 500. Node's parser
 //   is stricter than workerd's in one way people may meet: raw non-ASCII bytes in a target (`/?q=ü` unescaped, which
 //   no browser sends) are a 400 here, where workerd took them. An `Expect` other than 100-continue is Node's 417.
+// - on the edge worker's port (`checkPaths`), a path `wrangler dev` would rewrite before the worker reads it is
+//   answered 400 `invalid_request` here: a percent-encoded dot segment (`%2e%2e`, `.%2e`, `%2E`) and any backslash.
+//   wrangler dev parses the URL again (WHATWG rules: `%2e` is a dot there and `\` a slash) and hands the worker the
+//   resolved path, so `/api/gate/%2e%2e/geo` would reach it as `/api/geo` and its own raw-path check
+//   (worker/http/request-guard.ts) could not refuse it, as it does on workerd without wrangler dev. Literal `.` and
+//   `..` segments pass: workerd resolves them itself, as Cloudflare does in front of a deployed worker. Everything
+//   else the worker refuses raw (`%2f`, `%5c`, `%00`, `//`) reaches it unchanged and is refused there.
 // Hop-by-hop headers (Connection and what it names, Keep-Alive, Upgrade, TE, Trailer, Expect, Proxy-Connection) are
 // the front's own on each side; nothing uses WebSockets or Upgrade here.
 import { createServer, request as httpRequest } from 'node:http';
@@ -54,6 +61,23 @@ export function toOriginForm(target) {
   if (!absolute) return null;
   const [, authority, rest] = absolute;
   return { path: rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`, authority };
+}
+
+/**
+ * Why `wrangler dev` would hand the worker another path than `path` (an origin-form target, query included), where
+ * the deployed worker refuses it raw: a backslash (a slash to the URL parser) or a percent-encoded dot segment (a dot
+ * segment to it, resolved). Null when the path reaches the worker as written or only with literal dot segments
+ * resolved.
+ */
+export function rewrittenPath(target) {
+  const path = target.split(/[?#]/, 1)[0];
+  if (path.includes('\\')) return 'The path is not valid: backslashes are not allowed.';
+  for (const segment of path.split('/')) {
+    if (segment.includes('%') && /^(?:\.|%2e){1,2}$/i.test(segment)) {
+      return 'The path is not valid: percent-encoded dot segments are not allowed.';
+    }
+  }
+  return null;
 }
 
 /** A v2 error answer, as the worker and the sandbox write theirs. */
@@ -90,10 +114,11 @@ function endToEnd(raw, drop = []) {
 }
 
 /**
- * Listens on `host:port` and passes every request on to `wrangler dev` on `host:targetPort`. Resolves to the
- * `http.Server` once it listens; rejects when it cannot (the port taken, say).
+ * Listens on `host:port` and passes every request on to `wrangler dev` on `host:targetPort`; `checkPaths` (the edge
+ * worker's port) refuses what `rewrittenPath` names. Resolves to the `http.Server` once it listens; rejects when it
+ * cannot (the port taken, say).
  */
-export function startFront({ host = '127.0.0.1', port, targetPort }) {
+export function startFront({ host = '127.0.0.1', port, targetPort, checkPaths = false }) {
   const server = createServer({ requireHostHeader: false, requestTimeout: 0, keepAliveTimeout: 5000 }, (req, res) => {
     res.sendDate = false; // workerd's answers carry no Date; add nothing
     const target = toOriginForm(req.url ?? '');
@@ -119,6 +144,8 @@ export function startFront({ host = '127.0.0.1', port, targetPort }) {
     if (target.authority !== null && !validAuthority(target.authority)) {
       return refuse(res, 400, 'invalid_request', 'The request target\'s authority is not a host[:port].');
     }
+    const rewritten = checkPaths ? rewrittenPath(target.path) : null;
+    if (rewritten) return refuse(res, 400, 'invalid_request', rewritten);
     // Section 3.2.2: with an absolute-form target, the target's authority is the host, not the Host header.
     const authority = target.authority ?? hosts[0] ?? `${host}:${port}`;
 

@@ -79,8 +79,9 @@ let stopping = false;
 // private one behind its front.
 const [innerSandbox, innerWorker] = await privatePorts(2);
 const inner = { sandbox: innerSandbox, worker: innerWorker };
+// The worker's front also refuses the paths wrangler dev would resolve before the worker's raw-path check reads them.
 for (const [name, publicPort, targetPort] of [['SANDBOX_PORT', sandboxPort, inner.sandbox], ['PORT', port, inner.worker]]) {
-  await startFront({ port: publicPort, targetPort }).catch((error) =>
+  await startFront({ port: publicPort, targetPort, checkPaths: name === 'PORT' }).catch((error) =>
     fail(`cannot listen on 127.0.0.1:${publicPort} (${name}): ${error.code ?? error.message}`));
 }
 
