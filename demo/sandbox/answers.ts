@@ -102,10 +102,11 @@ export function originalAnswer(original: Original): OriginalAnswer {
 export function textTrackAnswer(track: TextTrack, origin: string): TextTrackAnswer {
   return withOrigin({
     ...base(track, SCHEMAS.text_track),
+    status: track.status,
     error_message: track.error_message,
     track_kind: track.track_kind,
-    // A track has a file once it is processed.
-    delivery_url: track.status === 'ready' ? track.delivery_url : null,
+    // The definition: "only returned when the text track status is ready or draft" (a draft has its file, unpublished).
+    delivery_url: track.status === 'ready' || track.status === 'draft' ? track.delivery_url : null,
     metadata: { label: track.metadata.label, srclang: track.metadata.srclang, position: track.metadata.position },
   }, origin);
 }

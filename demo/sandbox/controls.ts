@@ -16,7 +16,7 @@ export interface Faults {
   force_429?: boolean;
   retry_after_seconds?: number;
   /**
-   * Geo answers carry no `svc-request-limit` / `svc-request-remaining` (the spec promises them for the Management API
+   * Geo answers carry no `svc-`/`jw-request-limit` and `-remaining` (the spec promises them for the Management API
    * only): the worker's geo bucket must then hold the limit by itself.
    */
   omit_geo_rate_headers?: boolean;

@@ -76,8 +76,11 @@ function mergeFilter(current: Record<string, { values: unknown; match: string }>
   return next;
 }
 
-function uniqueStrings(value: unknown, path: string): string[] {
-  const values = field.strings(value, path, { max: 100 }).map((item) => item.trim());
+/** A manual playlist lists up to 10,000 media (the definition's bound on `media_filter.include.values`). */
+export const MAX_MANUAL_IDS = 10_000;
+
+function uniqueStrings(value: unknown, path: string, max = 100): string[] {
+  const values = field.strings(value, path, { max }).map((item) => item.trim());
   if (new Set(values).size !== values.length) throw invalid('invalid_parameter', `${path} lists a value more than once.`);
   return values;
 }
@@ -105,7 +108,7 @@ export function mergeRules(type: PlaylistType, current: Record<string, unknown>,
           const include = section(section(value, path, ['include']).include ?? {}, `${path}.include`, ['values', 'match']);
           if (include.match !== undefined) field.oneOf(include.match, `${path}.include.match`, ['any'] as const);
           if (include.values === undefined) break;
-          const ids = uniqueStrings(include.values, `${path}.include.values`);
+          const ids = uniqueStrings(include.values, `${path}.include.values`, MAX_MANUAL_IDS);
           const missing = ids.filter((id) => !mediaExists(id));
           if (missing.length) throw invalid('invalid_parameter', `${path}.include.values: no media ${missing.map((id) => `'${id}'`).join(', ')} in this site.`);
           next.media_filter = { include: { match: 'any', values: ids } };

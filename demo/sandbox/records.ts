@@ -60,7 +60,10 @@ export interface Original extends StoredBase<'original'> {
 export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'descriptions' | 'metadata';
 export interface TextTrack extends StoredBase<'text_track'> {
   media_id: string;
-  status: 'processing' | 'ready' | 'failed';
+  /** `ready` is published (delivered); `draft` is processed but unpublished (`auto_publish: false`, or unpublished). */
+  status: 'processing' | 'ready' | 'draft' | 'failed';
+  /** Whether processing ends `ready` rather than `draft` (the create's `upload.auto_publish`, true unless false). */
+  auto_publish: boolean;
   error_message: string | null;
   track_kind: TextTrackKind;
   delivery_url: string;

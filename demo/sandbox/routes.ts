@@ -6,7 +6,7 @@ import type { Handler } from './context.ts';
 import { createMedia, deleteMedia, listMedia, reuploadMedia, showMedia, updateMedia } from './handlers/media.ts';
 import {
   createRendition, createTextTrack, deleteRendition, deleteTextTrack, listOriginals, listRenditions, listTextTracks,
-  showRendition, showTextTrack, updateTextTrack,
+  publishTextTrack, showRendition, showTextTrack, unpublishTextTrack, updateTextTrack,
 } from './handlers/conversions.ts';
 import { createThumbnail, showThumbnail, updateThumbnail } from './handlers/thumbnails.ts';
 import {
@@ -52,6 +52,8 @@ const HANDLERS: Record<V2RouteId, Handler> = {
   'text_tracks.show': showTextTrack,
   'text_tracks.update': updateTextTrack,
   'text_tracks.delete': deleteTextTrack,
+  'text_tracks.publish': publishTextTrack,
+  'text_tracks.unpublish': unpublishTextTrack,
   'thumbnails.create': createThumbnail,
   'thumbnails.show': showThumbnail,
   'thumbnails.update': updateThumbnail,

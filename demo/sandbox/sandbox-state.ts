@@ -13,7 +13,7 @@ import { createMedia } from './handlers/media.ts';
 import { HOSTILE_FILES, hostileMediaBody } from './hostile-folder.ts';
 import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
 import { matchRoute } from './routes.ts';
-import { SEED_VERSION, seedCatalog } from './seed.ts';
+import { MAX_EXTRA_MEDIA, SEED_VERSION, seedCatalog, seedExtraMedia } from './seed.ts';
 import { Store } from './store.ts';
 import { advanceProcessing, processingControl, receiveBytes, uploadForToken } from './uploads.ts';
 import { setEnforcement, siteSigning } from './url-signing.ts';
@@ -121,7 +121,12 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     // What the answer says about the window, unless the geo API is made to say nothing (the omit_geo_rate_headers fault).
     const silent = family === 'geo' && faults.omit_geo_rate_headers === true;
     const rateInfo = (remaining: number): Record<string, string> => silent ? {}
-      : { 'svc-request-limit': String(limit), 'svc-request-remaining': String(remaining) };
+      // The spec's neutral names and the platform's own (its authentication and rate-limit page: `jw-`), as both reach
+      // clients: the worker reads either.
+      : {
+        'svc-request-limit': String(limit), 'svc-request-remaining': String(remaining),
+        'jw-request-limit': String(limit), 'jw-request-remaining': String(remaining),
+      };
     if (faults.outage) {
       // The platform is down: nothing is executed and nothing is counted against the window.
       stats.faults_injected++;
@@ -259,14 +264,26 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           const body = readJsonObject(bodyText);
           const limit = body.rate_limit_per_minute;
           for (const key of Object.keys(body)) {
-            if (key !== 'rate_limit_per_minute') throw new HttpError(400, 'invalid_parameter', `Unknown reset option '${key}'; known: rate_limit_per_minute.`);
+            if (key !== 'rate_limit_per_minute' && key !== 'extra_media') {
+              throw new HttpError(400, 'invalid_parameter', `Unknown reset option '${key}'; known: rate_limit_per_minute, extra_media.`);
+            }
           }
           if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100_000)) {
             throw new HttpError(400, 'invalid_parameter', 'rate_limit_per_minute must be an integer from 1 to 100000.');
           }
+          const extra = readExtraMedia(body.extra_media);
           this.reseed();
+          // A catalog at a real account's size: more media in named sites, after the seed (their ids in the answer).
+          const added: Record<string, string[]> = {};
+          this.ctx.storage.transactionSync(() => {
+            for (const [siteId, count] of Object.entries(extra)) {
+              if (!this.store.get('site', siteId, siteId)) throw new HttpError(404, 'not_found', `No site '${siteId}' in the sandbox.`);
+              added[siteId] = seedExtraMedia(this.store, siteId, count);
+            }
+          });
           if (limit !== undefined) this.store.setMeta('rate_limit_per_minute', limit);
-          return json({ reset: true, rate_limit_per_minute: limit ?? configuredRateLimit(this.env) });
+          return json({ reset: true, rate_limit_per_minute: limit ?? configuredRateLimit(this.env),
+            ...(Object.keys(added).length ? { extra_media: added } : {}) });
         }
         case 'POST /_sandbox/hostile-media': {
           // A test fixture (hostile-folder.ts): the external media an attacker with write access would make, in
@@ -331,4 +348,18 @@ export class SandboxState extends DurableObject<SandboxEnv> {
   private saveStats(stats: Stats): void {
     this.store.setMeta('stats', stats);
   }
+}
+
+/** `extra_media`: `{ "<site_id>": <count> }`, each count from 1 to `MAX_EXTRA_MEDIA`. */
+function readExtraMedia(value: unknown): Record<string, number> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'invalid_parameter', 'extra_media must be an object of site ids to counts.');
+  }
+  for (const [siteId, count] of Object.entries(value)) {
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_EXTRA_MEDIA) {
+      throw new HttpError(400, 'invalid_parameter', `extra_media.${siteId.slice(0, 16)} must be an integer from 1 to ${MAX_EXTRA_MEDIA}.`);
+    }
+  }
+  return value as Record<string, number>;
 }

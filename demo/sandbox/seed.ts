@@ -7,7 +7,7 @@ import type { Player, PlaylistType } from '../../worker/contract/v2-types.ts';
 import type { Media, MediaStatus, Playlist, TextTrack } from './records.ts';
 import { processMedia, VIDEO_WIDTHS } from './conversions.ts';
 import { deliveryPath } from './delivery-paths.ts';
-import { createRandom, derivedId, type Random } from './prng.ts';
+import { createRandom, derivedId, hashString, type Random } from './prng.ts';
 import type { Store } from './store.ts';
 import { defaultRules } from './playlist-rules.ts';
 import { PLAYER_SCHEMA } from './handlers/players.ts';
@@ -181,7 +181,7 @@ function seedTracks(store: Store, random: Random, site: string, media: Media, i:
 export function track(id: string, mediaId: string, at: string,
   metadata: Omit<TextTrack['metadata'], 'position'> & { position?: number }): TextTrack {
   return {
-    id, type: 'text_track', created: at, last_modified: at, media_id: mediaId, status: 'ready', error_message: null,
+    id, type: 'text_track', created: at, last_modified: at, media_id: mediaId, status: 'ready', auto_publish: true, error_message: null,
     track_kind: metadata.kind, delivery_url: deliveryPath.track(id), metadata: { ...metadata, position: metadata.position ?? 0 },
   };
 }
@@ -274,4 +274,40 @@ const DESCRIPTIONS = [
 
 function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** The most media `extra_media` adds to one site: a manual playlist's bound (10,000 ids), so one can list them all. */
+export const MAX_EXTRA_MEDIA = 10_000;
+
+/**
+ * A real account's size on top of the seed (the reset option `extra_media`): `count` more ready, published videos in
+ * `site`, from a stream of their own (keyed by the site, so the seeded ids never move), each with one MP4 rendition,
+ * its original and thumbnails, and no text track. Every other one is tagged `music`, the rest `talk`. Answers their ids
+ * in creation order.
+ */
+export function seedExtraMedia(store: Store, siteId: string, count: number): string[] {
+  const random = createRandom(hashString(`extra-media:${siteId}`));
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = BASE + 400 * DAY + i * 60_000;
+    const id = random.id();
+    const doc: Media = {
+      id, type: 'media', created: iso(created), last_modified: iso(created),
+      status: 'ready', error_message: null, duration: 60 + (i % 600), media_type: 'video', mime_type: 'video/mp4',
+      hosting_type: 'hosted',
+      metadata: {
+        title: `Archive clip ${i + 1}`, description: null, author: null, permalink: null, category: null, language: 'en',
+        tags: ['archive', i % 2 === 0 ? 'music' : 'talk'], publish_start_date: iso(created), publish_end_date: null,
+        custom_params: {}, external_id: null,
+      },
+      upload: { method: 'fetch', mime_type: 'video/mp4', source_url: `https://uploads.example.com/${id}.mp4`, download_url: null, trim_in_point: null, trim_out_point: null },
+    };
+    const conv = processMedia(doc, doc.created, () => random.id(), [640], false);
+    store.put('original', siteId, id, conv.original);
+    for (const rendition of conv.renditions) store.put('media_rendition', siteId, id, rendition);
+    for (const thumbnail of conv.thumbnails) store.put('thumbnail', siteId, id, thumbnail);
+    store.put('media', siteId, null, doc);
+    ids.push(id);
+  }
+  return ids;
 }

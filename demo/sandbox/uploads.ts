@@ -239,13 +239,13 @@ export async function receiveBytes(store: Store, request: Request, url: URL, byt
   });
 }
 
-/** Every byte is in: media go on to processing, text tracks are ready (a caption file needs no transcoding). */
+/** Every byte is in: media go on to processing, text tracks are done (a caption file needs no transcoding). */
 function bytesArrived(store: Store, upload: UploadDoc, first: PartRecord | undefined, size: number, now: number): void {
   const at = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
   if (upload.target === 'text_track') {
     const track = store.get<TextTrack>('text_track', upload.site, upload.target_id);
     if (!track) return;
-    track.status = size > 0 ? 'ready' : 'failed';
+    track.status = size > 0 ? (track.auto_publish ? 'ready' : 'draft') : 'failed';
     track.error_message = size > 0 ? null : 'The caption file holds no bytes.';
     track.last_modified = at;
     store.put('text_track', upload.site, track.media_id, track);

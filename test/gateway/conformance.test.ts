@@ -379,8 +379,8 @@ describe.each([SANDBOX, GATEWAY])('the official clients against the $name', (bas
       type: 'text_track', track_kind: 'subtitles', error_message: null, delivery_url: expect.stringMatching(/^http/),
       metadata: { label: 'Deutsch', srclang: 'de', position: 3 },
     });
-    // The definition's track has no state of its own: a delivery URL says it is processed.
-    expect(track).not.toHaveProperty('status');
+    // Published at once (no auto_publish: false): `ready`, as jwplatform-go's TextTrackResource reads it.
+    expect(track.status).toBe('ready');
     const listed = await python(target, 'GET', `${V2}/media/${media}/text_tracks/`);
     expect(listed.body.text_tracks.map((t: TextTrack) => t.id)).toContain(track.id);
     const updated = await go(target, 'PATCH', `${V2}/media/${media}/text_tracks/${track.id}`, { metadata: { label: 'German', position: 0 } });

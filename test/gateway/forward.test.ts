@@ -3,7 +3,7 @@
 // proxy: keys and scopes, methods, paths, query parameters and bodies.
 import { env } from 'cloudflare:test';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Media, MediaRenditionList, Player, TextTrackList, Thumbnail, TypedPlaylist } from '../../worker/contract/v2-types.ts';
+import type { Media, MediaRenditionList, Player, TextTrack, TextTrackList, Thumbnail, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 import {
   catalog, createKey, direct, expectError, expectNoSecret, gateway, platformAuthorizationSha256, resetGateway,
   send, SITE, EUROPE_SITE, stats, type CreatedKey,
@@ -18,6 +18,8 @@ interface Fixture {
   otherMedia: string;
   rendition: string;
   track: string;
+  /** A text track uploaded as a draft (`auto_publish: false`), to publish. */
+  draft: string;
   thumbnail: string;
   manual: string;
   dynamic: string;
@@ -37,10 +39,18 @@ async function fixture(): Promise<Fixture> {
   });
   expect(made.status).toBe(201);
   const thumbnail = await made.json() as Thumbnail;
+  const drafted = await env.SANDBOX.fetch(`http://sandbox.test${V2}/media/${media}/text_tracks/`, {
+    method: 'POST', headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ metadata: { srclang: 'sv', label: 'Svenska' },
+      upload: { method: 'fetch', download_url: 'https://example.com/sv.vtt', auto_publish: false } }),
+  });
+  expect(drafted.status).toBe(201);
+  const draft = (await drafted.json() as TextTrack).id;
   return {
     media, otherMedia,
     rendition: renditions.media_renditions[0]!.id,
     track: tracks.text_tracks[0]!.id,
+    draft,
     thumbnail: thumbnail.id,
     manual: site.playlists.manual[0], dynamic: site.playlists.dynamic[0], player: site.players[0],
   };
@@ -99,6 +109,16 @@ const CASES: RouteCase[] = [
     body: () => ({ metadata: { label: 'Relabelled' } }),
     verify: async (f) => {
       expect((await direct<any>(`${V2}/media/${f.media}/text_tracks/${f.track}/`)).body.metadata.label).toBe('Relabelled');
+    } },
+  { method: 'PUT', path: (f) => `${V2}/media/${f.media}/text_tracks/${f.draft}/publish/`, label: `PUT ${P}/media/:media/text_tracks/:track/publish/`,
+    verify: async (f, answer) => {
+      expect(answer).toBeNull();
+      expect((await direct<TextTrack>(`${V2}/media/${f.media}/text_tracks/${f.draft}/`)).body.status).toBe('ready');
+    } },
+  { method: 'PUT', path: (f) => `${V2}/media/${f.media}/text_tracks/${f.track}/unpublish/`, label: `PUT ${P}/media/:media/text_tracks/:track/unpublish/`,
+    verify: async (f, answer) => {
+      expect(answer).toBeNull();
+      expect((await direct<TextTrack>(`${V2}/media/${f.media}/text_tracks/${f.track}/`)).body.status).toBe('draft');
     } },
   { method: 'DELETE', path: (f) => `${V2}/media/${f.media}/text_tracks/${f.track}/`, label: `DELETE ${P}/media/:media/text_tracks/:track/`,
     verify: async (f) => expect((await direct(`${V2}/media/${f.media}/text_tracks/${f.track}/`)).status).toBe(404) },
@@ -170,8 +190,8 @@ describe('every route of the spec', () => {
     secretHash = await platformAuthorizationSha256();
   });
 
-  it('the table covers the 31 routes (33 paths with the "or" forms)', () => {
-    expect(new Set(CASES.map((c) => c.label)).size).toBe(33);
+  it('the table covers the 31 routes (33 paths with the "or" forms) and a text track\'s publish and unpublish', () => {
+    expect(new Set(CASES.map((c) => c.label)).size).toBe(35);
   });
 
   for (const c of CASES) {

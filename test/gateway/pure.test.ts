@@ -29,8 +29,12 @@ const SPEC_TABLE: Array<[string, string]> = [
 ];
 
 describe('the v2 route table', () => {
-  it('covers the 31 routes of the spec, plus the re-upload the official clients call, and nothing else', () => {
-    expect(new Set(V2_ROUTES.map((r) => r.name)).size).toBe(32);
+  it('covers the 31 routes of the spec, the re-upload the official clients call, a track\'s publish actions, nothing else', () => {
+    expect(new Set(V2_ROUTES.map((r) => r.name)).size).toBe(34);
+    // The definition's text track publish and unpublish (a draft delivered, or taken back): the official clients call both.
+    for (const action of ['publish', 'unpublish']) {
+      expect(matchV2Route('PUT', `${S}/media/m1/text_tracks/t1/${action}/`).kind, action).toBe('match');
+    }
     expect(V2_ROUTES.filter((r) => r.name === 'media.reupload').map((r) => r.method)).toEqual(['PUT', 'POST']);
     for (const [method, path] of SPEC_TABLE) {
       const found = matchV2Route(method, path);

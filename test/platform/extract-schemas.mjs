@@ -3,6 +3,7 @@
 // worker reads from the platform").
 //
 //   node test/platform/extract-schemas.mjs <openapi.json>... [--out test/platform/schemas.json] [--merge]
+//   node test/platform/extract-schemas.mjs --additions-only [--out test/platform/schemas.json]
 //
 // Several inputs are read as one definition (their paths and components merged): parts of the definition copied out
 // one route family at a time read the same as the whole file. `--merge` keeps the routes the output already holds
@@ -122,6 +123,10 @@ const ADDITIONS = merged(
   forEach(['POST /v2/sites/{site_id}/media/ 201', 'PUT /v2/sites/{site_id}/media/{media_id}/reupload/ 200'], {
     upload_id: { type: 'string' }, upload_token: { type: 'string' }, upload_link: { type: 'string' },
   }),
+  // A text track's status: the definition's own `delivery_url` is "only returned when the text track status is ready
+  // or draft", its publish and unpublish routes move a track "from draft to ready" and back, jwplatform-go's
+  // TextTrackResource has `Status` and its fixtures send "draft" and "created". Not in the definition's schema.
+  forResource('textTrack', { status: { type: 'string', enum: ['created', 'processing', 'ready', 'draft', 'failed'] } }),
 );
 
 /**
@@ -171,9 +176,20 @@ function main(argv) {
   const outIndex = argv.indexOf('--out');
   const out = outIndex >= 0 ? argv[outIndex + 1] : fileURLToPath(new URL('./schemas.json', import.meta.url));
   const inputs = argv.filter((arg, index) => !arg.startsWith('--') && (outIndex < 0 || index !== outIndex + 1));
-  if (inputs.length === 0 || (outIndex >= 0 && !out)) {
+  if ((inputs.length === 0 && !argv.includes('--additions-only')) || (outIndex >= 0 && !out)) {
     console.error('usage: node test/platform/extract-schemas.mjs <openapi.json>... [--out FILE] [--merge]');
     process.exit(2);
+  }
+  if (argv.includes('--additions-only')) {
+    const document = JSON.parse(readFileSync(out, 'utf8'));
+    for (const [at, additions] of Object.entries(ADDITIONS)) {
+      const [method, path, status] = at.split(' ');
+      const responses = document.routes[`${method} ${path}`];
+      if (responses?.[status]) responses[status] = addToClosed(responses[status], additions);
+    }
+    writeFileSync(out, `${JSON.stringify(document, null, 1)}\n`);
+    console.log(`additions put into ${out}`);
+    return;
   }
   const definition = inputs.map((input) => JSON.parse(readFileSync(input, 'utf8'))).reduce(mergeDefinitions);
   const routes = {};
@@ -294,9 +310,53 @@ function strict(node, optional, corrections, nullable, at = '', member = false) 
 /** The answer's schema with `additions` as members of its top level (listed, so closing it keeps them). */
 function withAdditions(schema, additions) {
   if (!additions) return schema;
-  const listed = new Set(membersNamed(schema));
-  const extra = Object.fromEntries(Object.entries(additions).filter(([name]) => !listed.has(name)));
-  return Object.keys(extra).length ? { allOf: [schema, { type: 'object', properties: extra }] } : schema;
+  const { top, inLists } = splitAdditions(additions);
+  let out = schema;
+  for (const [key, members] of Object.entries(inLists)) {
+    out = mapListItems(out, key, (items) => withAdditions(items, members));
+  }
+  const listed = new Set(membersNamed(out));
+  const extra = Object.fromEntries(Object.entries(top).filter(([name]) => !listed.has(name)));
+  return Object.keys(extra).length ? { allOf: [out, { type: 'object', properties: extra }] } : out;
+}
+
+/** Additions by where they go: the answer's top (`name`) or each item of one of its lists (`key[].name`). */
+function splitAdditions(additions) {
+  const top = {};
+  const inLists = {};
+  for (const [path, schema] of Object.entries(additions)) {
+    const match = /^([^.[\]]+)\[\]\.(.+)$/.exec(path);
+    if (match) (inLists[match[1]] ??= {})[match[2]] = schema;
+    else top[path] = schema;
+  }
+  return { top, inLists };
+}
+
+/** The schema with `fn` applied to the item schema of its list member `key`, wherever its compositions list it. */
+function mapListItems(schema, key, fn) {
+  if (!schema || typeof schema !== 'object') return schema;
+  const out = { ...schema };
+  if (out.properties?.[key]?.items) out.properties = { ...out.properties, [key]: { ...out.properties[key], items: fn(out.properties[key].items) } };
+  for (const keyword of COMPOSITIONS) {
+    if (out[keyword]) out[keyword] = out[keyword].map((member) => mapListItems(member, key, fn));
+  }
+  return out;
+}
+
+/**
+ * `--additions-only`: ADDITIONS put into an extraction already made, without the definition (for a departure found
+ * after the extraction). An answer closed at a composition gets the members as one more member of it, so its
+ * `unevaluatedProperties` sees them; an answer closed by its own `properties` gets them there. Optional, as always.
+ */
+function addToClosed(schema, additions) {
+  const { top, inLists } = splitAdditions(additions);
+  let out = schema;
+  for (const [key, members] of Object.entries(inLists)) out = mapListItems(out, key, (items) => addToClosed(items, members));
+  const listed = new Set(membersNamed(out));
+  const extra = Object.fromEntries(Object.entries(top).filter(([name]) => !listed.has(name)));
+  if (!Object.keys(extra).length) return out;
+  if (out.allOf) return { ...out, allOf: [...out.allOf, { type: 'object', properties: extra }] };
+  return { ...out, properties: { ...(out.properties ?? {}), ...extra } };
 }
 
 /** The names a schema's top level lists, through its compositions. */

@@ -200,7 +200,7 @@ describe('text tracks', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       schema: `${SCHEMA}/text_track.json`, id: expect.any(String), type: 'text_track', created: timestamp, last_modified: timestamp,
-      relationships: {}, error_message: null, track_kind: 'subtitles',
+      relationships: {}, status: 'ready', error_message: null, track_kind: 'subtitles',
       metadata: { label: 'Italiano', srclang: 'it', position: expect.any(Number) },
       delivery_url: `${ORIGIN}/tracks/${created.body.id}.vtt`,
     });
@@ -225,7 +225,7 @@ describe('text tracks', () => {
     expect(patched.status).toBe(200);
     for (const track of [created.body, patched.body, ...(await callJson('GET', path)).body.text_tracks]) {
       expect(track).not.toHaveProperty('default');
-      expect(track).not.toHaveProperty('status');
+      expect(track).toHaveProperty('status', 'ready');
       expect(Object.keys(track.metadata).sort()).toEqual(['label', 'position', 'srclang']);
     }
     expect((await callJson('PATCH', `${path}${tracks[0]!.id}/`, { body: { metadata: { default: 'yes' } } })).status).toBe(400);

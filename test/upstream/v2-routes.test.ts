@@ -224,9 +224,10 @@ describe('text tracks', () => {
       upload: { method: 'fetch', source_url: 'https://example.com/tlh.vtt', mime_type: 'text/vtt' },
     });
     expect(created).toMatchObject({ type: 'text_track', track_kind: 'subtitles', error_message: null, relationships: {} });
-    // Label, language and menu place only: no state, no default flag, no media id.
+    // Label, language and menu place only: no default flag, no media id; its status (published at once) beside them.
     expect(created.metadata).toEqual({ label: 'Klingon', srclang: 'tlh', position: before.total });
-    for (const member of ['status', 'media_id', 'default']) expect(created).not.toHaveProperty(member);
+    expect(created.status).toBe('ready');
+    for (const member of ['media_id', 'default']) expect(created).not.toHaveProperty(member);
     expect(created.delivery_url).toMatch(/^http/);
     expect((await client.listTextTracks(site.id, media.id)).total).toBe(before.total + 1);
     expect(await client.getTextTrack(site.id, media.id, created.id)).toEqual(created);

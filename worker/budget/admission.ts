@@ -5,6 +5,7 @@
  * time. No I/O; its only timers hand tokens to waiters as they refill.
  */
 import type { BudgetConfig } from '../config.ts';
+import { DOCUMENTED_RATE_LIMIT } from '../contract/v2-types.ts';
 import { APIS, type Api } from './calls.ts';
 import { LaneQueue, shareOf, type Lane, type Tier, type Waiter } from './lanes.ts';
 import { TokenBucket, type Draw, type Share } from './token-bucket.ts';
@@ -24,14 +25,32 @@ export class Admission {
   private readonly queues = new Map<Api, LaneQueue>(APIS.map((api) => [api, new LaneQueue()]));
   private readonly timers = new Map<Api, ReturnType<typeof setTimeout>>();
 
+  /** The limit per minute each API last stated (its rate-limit header), when it did. */
+  private readonly statedLimits = new Map<Api, number>();
+
   constructor(private readonly now: () => number, private readonly config: () => BudgetConfig) {}
+
+  /**
+   * Adopts the limit an answer states: the configured rate is a share of the documented 60 a minute, and that share is
+   * kept of a lower limit (an account on a smaller plan, a limit lowered for everyone). Never more than configured.
+   */
+  adoptLimit(api: Api, limit: number): void {
+    if (limit >= 1) this.statedLimits.set(api, limit);
+  }
+
+  /** The rate in force: the configured one, scaled down to a lower stated limit. */
+  private rateOf(api: Api, configured: number): number {
+    const stated = this.statedLimits.get(api);
+    return stated === undefined ? configured : Math.min(configured, (configured * stated) / DOCUMENTED_RATE_LIMIT);
+  }
 
   bucket(api: Api): TokenBucket {
     const b = this.config();
     // Only v2 calls come from gateway keys; every geo lookup is a visitor's, so the geo bucket has no reserves.
-    const [rate, burst, floors] = api === 'v2'
+    const [configured, burst, floors] = api === 'v2'
       ? [b.ratePerMinute, b.burst, { public: b.publicFloor, gateway: b.gatewayFloor }]
       : [b.geoRatePerMinute, b.geoBurst, { public: 0, gateway: 0 }];
+    const rate = this.rateOf(api, configured);
     let bucket = this.buckets.get(api);
     if (!bucket) {
       bucket = new TokenBucket(rate, burst, this.now(), floors);

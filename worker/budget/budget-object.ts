@@ -33,6 +33,7 @@ import type { TokenBucket } from './token-bucket.ts';
 import { pauseStorageKey, UpstreamSignals } from './upstream-signals.ts';
 import { VariantLimiter, type VariantAdmission } from './variants.ts';
 import { count, flushSoon, useMetricsConfig } from '../metrics/index.ts';
+import { parseRateLimit } from '../upstream/index.ts';
 
 export type { BudgetStats } from './stats.ts';
 
@@ -298,6 +299,8 @@ export class BudgetObject extends DurableObject<Env> {
       const now = this.clock();
       const bucket = this.bucket(api);
       this.signals.learn(api, bucket, response, now, () => this.heldTokens(api));
+      const { limit } = parseRateLimit(response.headers);
+      if (limit !== null) this.admission.adoptLimit(api, limit);
       if (bucket.pausedUntilMs > now) {
         this.stats.pausedUntil[api] = bucket.pausedUntilMs;
         this.ctx.waitUntil(this.ctx.storage.put(pauseStorageKey(api), bucket.pausedUntilMs));

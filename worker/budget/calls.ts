@@ -76,7 +76,9 @@ export type UpstreamFailure =
   /** Timeout, network, a redirect, a body that is not the contract's. */
   | { kind: 'transport'; reason: 'timeout' | 'network' | 'redirect' | 'invalid_response' }
   /** The API is not configured (no address or key). */
-  | { kind: 'unconfigured' };
+  | { kind: 'unconfigured' }
+  /** The client refused a request the worker built (a list query out of the platform's bounds): never sent. */
+  | { kind: 'refused_request'; argument: string };
 
 export type BudgetResult = { ok: true; value: unknown } | { ok: false; failure: UpstreamFailure };
 

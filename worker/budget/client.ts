@@ -48,6 +48,10 @@ export function failureToError(failure: UpstreamFailure): ApiError {
       return new UpstreamFailureError(failure, upstreamUnavailable(failure.reason === 'timeout' ? 504 : 502));
     case 'unconfigured':
       return new UpstreamFailureError(failure, upstreamUnavailable(502));
+    case 'refused_request':
+      console.error(`reelgate: the worker built an upstream request out of the platform's bounds (${failure.argument}); not sent`);
+      return new UpstreamFailureError(failure, new ApiError(502, 'upstream_request_refused',
+        'The worker could not ask the video platform for this within the platform\'s bounds; nothing was sent.'));
   }
 }
 

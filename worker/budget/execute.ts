@@ -70,6 +70,9 @@ export async function execute(env: UpstreamEnv, call: UpstreamCall, timeoutMs: n
   }
 }
 
+/** The arguments the worker composes itself (a list query), unlike ids, which come from the caller. */
+const WORKER_BUILT: ReadonlySet<string> = new Set(['q', 'page', 'page_length', 'sort']);
+
 /** What a failed call becomes: its status, its transport failure, or (anything unforeseen) an invalid response. */
 export function describeFailure(error: unknown): UpstreamFailure {
   // An API error may arrive wrapped as the cause of a transport error; the status is what matters.
@@ -79,6 +82,10 @@ export function describeFailure(error: unknown): UpstreamFailure {
     return { kind: 'upstream', status: error.status, retryAfterSeconds: error.retryAfterSeconds };
   }
   if (error instanceof UpstreamRequestError) return { kind: 'transport', reason: error.kind };
+  if (error instanceof InvalidArgumentError && WORKER_BUILT.has(error.argument)) {
+    // The worker's own list query out of the platform's bounds: its fault, never the caller's "not found".
+    return { kind: 'refused_request', argument: error.argument };
+  }
   if (error instanceof InvalidIpAddressError || error instanceof InvalidArgumentError) {
     // Refused by the client before any request: an id or address no upstream call may be made for.
     return { kind: 'upstream', status: 404, retryAfterSeconds: null };

@@ -16,12 +16,18 @@ import { readRules, readType, type PlaylistRules } from './playlist-rules.ts';
 import { filteredSelection, selectsNothing, shuffled, term, type CallerNarrowing } from './playlist-selection.ts';
 import { NO_VARIANT, type FeedVariant } from './feed-variant.ts';
 import { deliveryBase } from './posters.ts';
+import { MAX_Q_LENGTH } from '../contract/list-query.ts';
 import type { Media, MediaList, Playlist, PlaylistType, TypedPlaylist } from '../contract/v2-types.ts';
 
 export interface FeedSnapshot {
   playlist: FeedResponse['playlist'];
   /** Ready media in feed order, publish window not yet applied. */
   items: FeedItem[];
+  /**
+   * Every media a manual playlist lists, in its order (up to the platform's 10,000), beyond the `max_items` its feed
+   * shows: what the playlist binds to a policy (geo/membership.ts). Absent for the other types.
+   */
+  members?: string[];
 }
 
 /** A playlist's own fields, its type and its rules: what a variant of its feed is resolved from. */
@@ -60,12 +66,13 @@ export function baseFeed(c: RequestContext, who: CallerContext, site: string, pl
  * known type turned out stale, go first in line once the reservation is spent.
  */
 const headCalls = (knownType: PlaylistType | undefined) => (knownType ? 1 : 2);
-const mediaCalls = (type: PlaylistType | undefined) => (type === 'recommendations' ? 2 : 1);
+const mediaCalls = (type: PlaylistType | undefined, maxItems: number) =>
+  (type === 'manual' ? Math.ceil(maxItems / IDS_PER_QUERY) : type === 'recommendations' ? 2 : 1);
 
 /** The playlist's own feed (no variant): its head and its media, on one reservation. */
 export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> {
   const { env, who, site, playlistId, knownType } = options;
-  return withReservation(env, who, { key: cacheKeys.feed(site, playlistId), calls: headCalls(knownType) + mediaCalls(knownType) },
+  return withReservation(env, who, { key: cacheKeys.feed(site, playlistId), calls: headCalls(knownType) + mediaCalls(knownType, options.maxItems) },
     async (reserved) => {
       const within = { ...options, who: reserved };
       return resolveFeed(within, await playlistHead(within));
@@ -82,7 +89,7 @@ export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' 
 /** A feed resolved from a head already at hand (cached for variants): only the media calls. */
 export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
   const { env, who, site, playlistId, variant } = options;
-  return withReservation(env, who, { key: cacheKeys.feedVariant(site, playlistId, variant), calls: mediaCalls(head.type) },
+  return withReservation(env, who, { key: cacheKeys.feedVariant(site, playlistId, variant), calls: mediaCalls(head.type, options.maxItems) },
     (reserved) => resolveFeed({ ...options, who: reserved }, head));
 }
 
@@ -96,10 +103,10 @@ async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems
 async function resolveFeed(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
   const media = await resolveMedia(options, head.rules);
   const projection = { allowlist: options.allowlist, delivery: deliveryBase(options.env.DELIVERY_BASE_URL) };
-  return {
-    playlist: head.playlist,
-    items: media.filter((m) => m.status === 'ready').map((m) => feedItem(m, projection)),
-  };
+  const items = media.filter((m) => m.status === 'ready').map((m) => feedItem(m, projection));
+  return head.rules.type === 'manual' && options.variant === NO_VARIANT
+    ? { playlist: head.playlist, items, members: head.rules.ids }
+    : { playlist: head.playlist, items };
 }
 
 /**
@@ -169,11 +176,33 @@ async function list(options: FeedLoadOptions, q: string, pageLength: number, sor
   return answer.media.slice(0, pageLength);
 }
 
-/** One list call for an ordered id list, answered in the list's order. */
+/**
+ * How many `id:<id>` terms one `q` carries: eight-character ids OR-ed take 15n − 4 characters, and the platform takes
+ * a `q` of at most 1,024 (contract/list-query.ts).
+ */
+export const IDS_PER_QUERY = Math.floor((MAX_Q_LENGTH + 4) / 15);
+
+/** An ordered id list in as few list calls as the `q` bound allows (chunks side by side), answered in its order. */
 async function byIds(options: FeedLoadOptions, ids: string[]): Promise<Media[]> {
   const wanted = [...new Set(ids)];
   if (!wanted.length) return [];
-  const found = await list(options, wanted.map((id) => term('id', id)).join(' OR '), wanted.length, undefined);
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let length = 0;
+  for (const id of wanted) {
+    const text = term('id', id);
+    const joined = chunk.length ? length + ' OR '.length + text.length : text.length;
+    if (chunk.length && joined > MAX_Q_LENGTH) {
+      chunks.push(chunk);
+      chunk = [text];
+      length = text.length;
+    } else {
+      chunk.push(text);
+      length = joined;
+    }
+  }
+  chunks.push(chunk);
+  const found = (await Promise.all(chunks.map((terms) => list(options, terms.join(' OR '), terms.length, undefined)))).flat();
   const byId = new Map(found.map((m) => [m.id, m]));
   return wanted.flatMap((id) => byId.get(id) ?? []);
 }

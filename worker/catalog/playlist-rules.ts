@@ -58,7 +58,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Reads one member: absent (undefined or null) gives `fallback`; present but malformed is unreadable. */
+/**
+ * Reads one member. `object`, `strings`, `params` and `match` give `fallback`s for an absent (undefined or null) member;
+ * the `required…` readers refuse it: a rule the definition says is always present and that is missing cannot be read
+ * as "no rule" (it would select, and bind, everything).
+ */
 class Reader {
   constructor(private readonly playlistId: string) {}
 
@@ -71,6 +75,10 @@ class Reader {
     return isObject(value) ? value : this.fail(path, 'an object');
   }
 
+  requiredObject(value: unknown, path: string): Record<string, unknown> {
+    return isObject(value) ? value : this.fail(path, 'an object');
+  }
+
   strings(value: unknown, path: string): string[] {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) this.fail(path, 'a list of strings');
@@ -78,23 +86,24 @@ class Reader {
   }
 
   params(value: unknown, path: string): Record<string, string> {
-    const record = this.object(value, path);
+    const record = this.requiredObject(value, path);
     if (!Object.values(record).every((item) => typeof item === 'string')) this.fail(path, 'a map of strings');
     return record as Record<string, string>;
   }
 
   match(value: unknown, path: string): FilterMatch {
-    if (value === undefined || value === null) return 'any';
     return value === 'any' || value === 'all' ? value : this.fail(path, '"any" or "all"');
   }
 
+  /** `{ values: [...], match }`: both members present, as the definition has them. */
   tags(value: unknown, path: string): ValueFilter<string[]> {
-    const filter = this.object(value, path);
+    const filter = this.requiredObject(value, path);
+    if (!Array.isArray(filter.values)) this.fail(`${path}.values`, 'a list of strings');
     return { values: this.strings(filter.values, `${path}.values`), match: this.match(filter.match, `${path}.match`) };
   }
 
   customParams(value: unknown, path: string): ValueFilter<Record<string, string>> {
-    const filter = this.object(value, path);
+    const filter = this.requiredObject(value, path);
     return { values: this.params(filter.values, `${path}.values`), match: this.match(filter.match, `${path}.match`) };
   }
 }
@@ -124,9 +133,13 @@ export function readRules(playlistId: string, type: PlaylistType, metadata: unkn
     if (!Array.isArray(include.values)) read.fail('media_filter.include.values', 'a list of media ids');
     return { type, ids: read.strings(include.values, 'media_filter.include.values') };
   }
-  const tagFilter = read.object(m.tag_filter, 'tag_filter');
-  const paramFilter = read.object(m.custom_param_filter, 'custom_param_filter');
-  const pinning = read.object(m.pinning, 'pinning');
+  // The definition gives every filtered playlist these members (with empty values for "no filter"); defaults only for
+  // `media_filter.sort` and `media_filter.limit`.
+  const tagFilter = read.requiredObject(m.tag_filter, 'tag_filter');
+  const paramFilter = read.requiredObject(m.custom_param_filter, 'custom_param_filter');
+  const pinning = read.requiredObject(m.pinning, 'pinning');
+  if (!('recency' in m)) read.fail('recency', 'present (a span such as "30D", or null)');
+  read.requiredObject(m.media_filter, 'media_filter');
   const pinned = ['slot1', 'slot2'].flatMap((slot) => {
     const id = pinning[slot];
     if (id === undefined || id === null || id === '') return [];

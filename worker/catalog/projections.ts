@@ -90,13 +90,14 @@ const TRACK_KINDS: ReadonlySet<string> = new Set(['captions', 'subtitles', 'chap
 const MENU_KINDS: ReadonlySet<string> = new Set(['captions', 'subtitles']);
 
 /**
- * The text tracks a player gets: those with a file (a track without one is still processing), in the order of the
+ * The text tracks a player gets: published ones (`status` ready: a draft has a file too, and a track whose status the
+ * answer does not say is not known to be published) with a file, in the order of the
  * platform's captions menu (`metadata.position`). The platform has no default flag: the first captions or subtitles
  * track of its menu is the one it shows first, so that one is `default` and no other.
  */
 export function tracksOf(textTracks: readonly TextTrack[]): MediaTrack[] {
   const usable = textTracks
-    .filter((t) => typeof t.delivery_url === 'string' && t.delivery_url !== '' && TRACK_KINDS.has(t.track_kind))
+    .filter((t) => t.status === 'ready' && httpUrl(t.delivery_url) !== null && TRACK_KINDS.has(t.track_kind))
     .map((t, index) => ({ t, index, position: Number.isInteger(t.metadata?.position) ? t.metadata.position : Number.MAX_SAFE_INTEGER }))
     .sort((a, b) => a.position - b.position || a.index - b.index)
     .map(({ t }) => t);
@@ -114,7 +115,7 @@ export function mediaResponse(site: string, media: Media, renditions: MediaRendi
   options: ProjectionOptions): MediaResponse {
   const item = feedItem(media, options);
   const sources = renditions
-    .filter((r) => r.status === 'ready')
+    .filter((r) => r.status === 'ready' && httpUrl(r.delivery_url) !== null)
     .map(source)
     .filter((s): s is MediaSource => s !== null)
     // Widest first; audio-only (no width) last, larger files first among equals.

@@ -57,6 +57,9 @@ export const V2_ROUTE_TABLE = [
   { id: 'text_tracks.show', name: 'text_tracks.show', method: 'GET', path: `${S}/media/:media/text_tracks/:track/`, body: 'none', credential: 'secret' },
   { id: 'text_tracks.update', name: 'text_tracks.update', method: 'PATCH', path: `${S}/media/:media/text_tracks/:track/`, body: 'json', credential: 'secret' },
   { id: 'text_tracks.delete', name: 'text_tracks.delete', method: 'DELETE', path: `${S}/media/:media/text_tracks/:track/`, body: 'none', credential: 'secret' },
+  // A draft track (uploaded with `auto_publish: false`) is delivered once published; unpublishing makes it a draft.
+  { id: 'text_tracks.publish', name: 'text_tracks.publish', method: 'PUT', path: `${S}/media/:media/text_tracks/:track/publish/`, body: 'none', credential: 'secret' },
+  { id: 'text_tracks.unpublish', name: 'text_tracks.unpublish', method: 'PUT', path: `${S}/media/:media/text_tracks/:track/unpublish/`, body: 'none', credential: 'secret' },
   // The spec writes the two thumbnail id paths without a trailing slash.
   { id: 'thumbnails.create', name: 'thumbnails.create', method: 'POST', path: `${S}/thumbnails/`, body: 'json', credential: 'secret' },
   { id: 'thumbnails.show', name: 'thumbnails.show', method: 'GET', path: `${S}/thumbnails/:thumbnail`, body: 'none', credential: 'secret' },

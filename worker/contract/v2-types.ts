@@ -190,7 +190,17 @@ export type TextTrackKind = 'captions' | 'subtitles' | 'chapters' | 'description
  * A text track as the platform's definition answers it: its kind at the top level, its label, language and menu
  * position under `metadata`, no state and no default flag (worker/catalog/projections.ts says which track is the default).
  */
+/**
+ * Where a text track is: `ready` tracks are published (the Delivery API serves them), `draft` ones are processed but
+ * unpublished (an upload with `auto_publish: false`, or unpublished since). The definition leaves `status` out of its
+ * text track schema while its `delivery_url` says "only returned when the text track status is ready or draft";
+ * jwplatform-go's TextTrackResource carries it, and its fixtures send "draft" and "created".
+ */
+export type TextTrackStatus = 'created' | 'processing' | 'ready' | 'draft' | 'failed';
+
 export interface TextTrack extends ResourceBase<'text_track'> {
+  /** See `TextTrackStatus` (not in the definition, so an answer may lack it); a player is given `ready` tracks only. */
+  status?: TextTrackStatus;
   /** Why processing failed, else null. */
   error_message: string | null;
   track_kind: TextTrackKind;
@@ -437,6 +447,14 @@ export const MAX_PAGE_LENGTH = 1000;
 
 // --------------------------------------------------------------------------------------------------------- rate limits
 
-/** Rate-limit headers carried by every response (spec: Limits, rule 2). */
+/**
+ * Rate-limit headers carried by every response (spec: Limits, rule 2), in the spec's neutral spelling (`svc-`) and
+ * under the platform's own prefix, as its authentication and rate-limit page names them (`jw-`). Read in either; the
+ * platform's wins when both come.
+ */
 export const RATE_LIMIT_HEADER = 'svc-request-limit';
 export const RATE_REMAINING_HEADER = 'svc-request-remaining';
+export const PLATFORM_RATE_LIMIT_HEADER = 'jw-request-limit';
+export const PLATFORM_RATE_REMAINING_HEADER = 'jw-request-remaining';
+/** The platform's documented limit, per minute: what the configured rates are shares of. */
+export const DOCUMENTED_RATE_LIMIT = 60;

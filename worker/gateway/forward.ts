@@ -6,7 +6,9 @@
 import { callWithShare, failureToError, shareOf, type BudgetResult, type CallerShare, type RawAnswer } from '../budget/index.ts';
 import type { Env } from '../env.ts';
 import { errorBody } from '../http/errors.ts';
-import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
+import {
+  PLATFORM_RATE_LIMIT_HEADER, PLATFORM_RATE_REMAINING_HEADER, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER,
+} from '../contract/v2-types.ts';
 import { bearerToken, permits, type AccessKey } from './access-keys.ts';
 import { AuditLog } from './audit.ts';
 import { gatewayDb } from './db.ts';
@@ -45,6 +47,8 @@ export async function authenticate(request: Request, env: Env): Promise<AccessKe
 export function shareHeaders(share: CallerShare): Record<string, string> {
   return {
     [RATE_LIMIT_HEADER]: String(share.limit), [RATE_REMAINING_HEADER]: String(share.remaining),
+    // The platform's own names too: what its official clients and their users read.
+    [PLATFORM_RATE_LIMIT_HEADER]: String(share.limit), [PLATFORM_RATE_REMAINING_HEADER]: String(share.remaining),
     [RATE_RESET_HEADER]: String(share.reset),
   };
 }

@@ -81,6 +81,9 @@ const TERMS: Record<V2RouteId, GatewayTerms> = {
   'text_tracks.show': {},
   'text_tracks.update': { purge: 'media-only' },
   'text_tracks.delete': { purge: 'media-only' },
+  // Publishing changes which tracks the media's answer carries: the cached answer goes.
+  'text_tracks.publish': { purge: 'media-only' },
+  'text_tracks.unpublish': { purge: 'media-only' },
   // A thumbnail can become a poster, which every feed card and player answer shows.
   'thumbnails.create': { purge: 'site' },
   'thumbnails.show': {},

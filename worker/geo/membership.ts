@@ -2,8 +2,10 @@
  * Playlist membership: a media is bound by the policy of every configured playlist that lists it, wherever it is
  * shown (worker/README.md, "Geo", "What binds a media").
  *
- * What a playlist lists is its own feed as the worker serves it (no variant; its first `feed.max_items` ready media,
- * whatever their publish window), read from the very cache entry the feed route answers from. So knowing membership
+ * What a manual playlist lists is its whole id list, as the platform keeps it (`media_filter.include.values`, up to
+ * 10,000), beyond the `feed.max_items` its feed shows; what a filtered playlist lists is its own feed as the worker
+ * serves it (no variant; its first `feed.max_items` ready media, whatever their publish window). Both are read from the
+ * very cache entry the feed route answers from. So knowing membership
  * costs no upstream call while that feed is held, and membership moves when the feed does. Only playlists that
  * `sites.<id>.playlists` binds to a policy are read; a site binding none pays nothing.
  */
@@ -31,7 +33,8 @@ function indexOf(lists: ReadonlyArray<{ policy: string; ids: Iterable<string> }>
   return (mediaId) => byMedia.get(mediaId) ?? [];
 }
 
-const idsOf = (feed: FeedSnapshot) => feed.items.map((item) => item.id);
+/** What a playlist binds: a manual playlist its whole list (not only the `max_items` its feed shows), else its feed. */
+const idsOf = (feed: FeedSnapshot) => feed.members ?? feed.items.map((item) => item.id);
 
 /**
  * Membership for a request that may load: each bound playlist's feed through the cache (a miss or a stale entry loads

@@ -1,10 +1,12 @@
 /** The rate-limit headers (spec: Limits, rule 2) and `Retry-After`, read defensively: anything unreadable is null. */
-import { RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../contract/v2-types.ts';
+import {
+  PLATFORM_RATE_LIMIT_HEADER, PLATFORM_RATE_REMAINING_HEADER, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER,
+} from '../contract/v2-types.ts';
 
 export interface RateLimitInfo {
-  /** Requests per minute allowed (`svc-request-limit`). */
+  /** Requests per minute allowed (`jw-request-limit`, or the spec's `svc-request-limit`). */
   limit: number | null;
-  /** Requests still permitted before the limit is reached (`svc-request-remaining`). */
+  /** Requests still permitted before the limit is reached (`jw-request-remaining` / `svc-request-remaining`). */
   remaining: number | null;
 }
 
@@ -18,8 +20,8 @@ function readCount(value: string | null): number | null {
 
 export function parseRateLimit(headers: Headers): RateLimitInfo {
   return {
-    limit: readCount(headers.get(RATE_LIMIT_HEADER)),
-    remaining: readCount(headers.get(RATE_REMAINING_HEADER)),
+    limit: readCount(headers.get(PLATFORM_RATE_LIMIT_HEADER)) ?? readCount(headers.get(RATE_LIMIT_HEADER)),
+    remaining: readCount(headers.get(PLATFORM_RATE_REMAINING_HEADER)) ?? readCount(headers.get(RATE_REMAINING_HEADER)),
   };
 }
 

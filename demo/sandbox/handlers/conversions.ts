@@ -121,6 +121,7 @@ export function createTextTrack(ctx: RouteContext): Response {
   // TextTrackUploadRequest); `source_url` is the name the media upload uses, accepted too.
   let method: 'fetch' | 'direct' | null = null;
   let mimeType: string | null = null;
+  let autoPublish = true;
   if (ctx.body.upload) {
     const upload = ctx.body.upload;
     onlyKnown(upload, 'upload', ['method', 'source_url', 'download_url', 'mime_type', 'file_format', 'auto_publish']);
@@ -136,12 +137,15 @@ export function createTextTrack(ctx: RouteContext): Response {
       const format = field.oneOf(upload.file_format, 'upload.file_format', ['vtt', 'srt', 'dfxp'] as const);
       mimeType ??= format === 'vtt' ? 'text/vtt' : format === 'srt' ? 'application/x-subrip' : 'application/ttml+xml';
     }
-    if (upload.auto_publish !== undefined) field.boolean(upload.auto_publish, 'upload.auto_publish');
+    if (upload.auto_publish !== undefined) autoPublish = field.boolean(upload.auto_publish, 'upload.auto_publish');
   }
   const meta = applyTrackMetadata({ label: '', srclang: 'en', kind: 'captions', default: false, position: 0 }, metadata);
   if (meta.label === '') meta.label = meta.srclang;
   if (metadata.position === undefined) meta.position = ctx.store.list<TextTrack>('text_track', siteId, media.id).length;
   const created = track(freshId(), media.id, nowIso(ctx), meta);
+  // Processed at once for a fetch (a caption file needs no transcoding): published, or a draft when asked.
+  created.auto_publish = autoPublish;
+  if (!autoPublish) created.status = 'draft';
   // A direct upload waits for its file: `processing` until the bytes are PUT to the upload link.
   const upload = method === 'direct' ? startUpload(ctx.store, siteId, 'text_track', created.id, 'direct', mimeType, nowIso(ctx)) : null;
   if (upload) created.status = 'processing';
@@ -180,6 +184,32 @@ export function updateTextTrack(ctx: RouteContext): Response {
   ctx.store.put('text_track', siteId, media.id, found);
   if (found.metadata.default) clearOtherDefaults(ctx, siteId, media.id, found.id);
   return json(textTrackAnswer(found, ctx.origin));
+}
+
+/**
+ * `PUT text_tracks/<id>/publish/` and `unpublish/`: a draft becomes ready (delivered) and back; 204, or 409 when the
+ * track is not in the state the action moves it from (still processing, failed, or already there).
+ */
+function moveTrack(ctx: RouteContext, from: TextTrack['status'], to: TextTrack['status']): Response {
+  const siteId = site(ctx);
+  const media = loadMedia(ctx, siteId);
+  const found = loadTrack(ctx, siteId, media);
+  if (found.status !== from) {
+    throw new HttpError(409, 'text_track_status_conflict',
+      `Text track '${found.id}' is ${found.status}; only a ${from} track can be made ${to}.`);
+  }
+  found.status = to;
+  found.last_modified = nowIso(ctx);
+  ctx.store.put('text_track', siteId, media.id, found);
+  return noContent();
+}
+
+export function publishTextTrack(ctx: RouteContext): Response {
+  return moveTrack(ctx, 'draft', 'ready');
+}
+
+export function unpublishTextTrack(ctx: RouteContext): Response {
+  return moveTrack(ctx, 'ready', 'draft');
 }
 
 export function deleteTextTrack(ctx: RouteContext): Response {
