@@ -74,8 +74,6 @@ async function edgeWorkerTestConfig() {
     && !(Date.parse(m.metadata.publish_end_date ?? '') <= now));
   const playlist = (site, type, nth = 0) => site.playlists.filter((p) => p.playlist_type === type)[nth];
   const picks = playlist(northwind, 'manual');
-  // The seed's second dynamic playlist is its trending one (dynamic, sorted by trending).
-  const trending = playlist(northwind, 'dynamic', 1);
   return {
     allowed_origins: ['https://publisher.example'],
     custom_params_allowlist: ['series', 'episode'],
@@ -84,7 +82,6 @@ async function edgeWorkerTestConfig() {
         playlists: {
           [playlist(northwind, 'dynamic').id]: 'gb-only',
           [playlist(northwind, 'search').id]: 'not-us',
-          [trending.id]: 'no-proxies',
         },
         media: { [picks.metadata.media_filter.include.values[0]]: 'no-proxies' },
       },

@@ -251,7 +251,7 @@ describe('issue 22 item 5: `javascript:` links are rendered', () => {
 
   it('projects a `javascript:` permalink or playlist link to null (the platform stores any string in either)', () => {
     // The sandbox, stricter than the platform's definition, refuses a non-http(s) playlist link: projected here directly.
-    const options = { allowlist: [], delivery: null };
+    const options = { delivery: null };
     const base = { id: 'abcdefgh', duration: 10, media_type: 'video', metadata: { title: 'T', tags: [] } } as unknown as Media;
     expect(feedItem({ ...base, metadata: { ...base.metadata, permalink: JS_LINK } } as Media, options).permalink).toBeNull();
     expect(feedItem({ ...base, metadata: { ...base.metadata, permalink: 'https://news.example/a' } } as Media, options).permalink)

@@ -83,6 +83,87 @@ describe('a bound manual playlist of 10,000 media', () => {
   });
 });
 
+describe('a bound filtered playlist binds every media its rules select, past its limit', () => {
+  let music: string[] = [];
+  let playlist = '';
+  let recommendations = '';
+  const bound = (c: typeof config) => {
+    (c.sites[SITE] as { playlists: Record<string, string> }).playlists[playlist] = 'gb-only';
+  };
+
+  beforeAll(async () => {
+    await resetWorld();
+    const reset = await sandbox('/_sandbox/reset', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rate_limit_per_minute: 100_000, extra_media: { [SITE]: 60 } }),
+    });
+    const ids = (await reset.json<{ extra_media: Record<string, string[]> }>()).extra_media[SITE]!;
+    // Every other extra media is tagged music; the platform's order for the playlist is newest first.
+    music = ids.filter((_, i) => i % 2 === 0).reverse();
+    const created = await sandbox(`/v2/sites/${SITE}/playlists/dynamic_playlist/`, {
+      method: 'POST', headers: authorised,
+      body: JSON.stringify({ metadata: { title: 'Music videos', tag_filter: { include: { values: ['music'], match: 'any' } },
+        media_filter: { sort: 'publish_start_date:dsc', limit: 25 } } }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    playlist = (await created.json<{ id: string }>()).id;
+    recommendations = (await (await sandbox(`/v2/sites/${SITE}/playlists/?page_length=100`, { headers: authorised }))
+      .json<{ playlists: Array<{ id: string; playlist_type: string }> }>()).playlists
+      .find((p) => p.playlist_type === 'recommendations')!.id;
+  }, 60_000);
+
+  it('its feed shows its limit of 25, and the 26th music video is refused from a refused place all the same', async () => {
+    const feed = await (await withConfig(bound, `/api/sites/${SITE}/playlists/${playlist}?page_length=50`, LONDON)).json<FeedResponse>();
+    expect(feed.items.map((item) => item.id)).toEqual(music.slice(0, 25));
+    const twentySixth = music[25]!;
+    await expectError(await withConfig(bound, `/api/sites/${SITE}/media/${twentySixth}`, NEW_YORK), 451, 'geo_blocked');
+    expect((await withConfig(bound, `/api/sites/${SITE}/media/${twentySixth}`, LONDON)).status).toBe(200);
+    // A media its rules do not select (tagged talk) stays free.
+    const talk = (await reset()).find((id) => !music.includes(id))!;
+    expect((await withConfig(bound, `/api/sites/${SITE}/media/${talk}`, NEW_YORK)).status).toBe(200);
+  });
+
+  it('nor does it appear in another feed, nor seed one, for that visitor', async () => {
+    const twentySixth = music[25]!;
+    const seeded = await withConfig(bound, `/api/sites/${SITE}/playlists/${recommendations}?related_media_id=${twentySixth}`, NEW_YORK);
+    await expectError(seeded, 451, 'geo_blocked');
+    // Its bytes are refused too: a playback URL handed to London does not play in New York.
+    const media = await (await withConfig(bound, `/api/sites/${SITE}/media/${twentySixth}`, LONDON)).json<MediaResponse>();
+    expect(media.sources[0]!.url).toMatch(/^\/api\/play\//);
+    await expectError(await withConfig(bound, media.sources[0]!.url, NEW_YORK), 451, 'playback_denied');
+  });
+
+  it('a rule on a custom param the allowlist does not show still binds by it', async () => {
+    const [target] = music;
+    const patched = await sandbox(`/v2/sites/${SITE}/media/${target}/`, {
+      method: 'PATCH', headers: authorised, body: JSON.stringify({ metadata: { custom_params: { rating: 'adult' } } }),
+    });
+    expect(patched.status).toBe(200);
+    const byParam = await sandbox(`/v2/sites/${SITE}/playlists/dynamic_playlist/`, {
+      method: 'POST', headers: authorised,
+      body: JSON.stringify({ metadata: { title: 'Adults only', custom_param_filter: { include: { values: { rating: 'adult' }, match: 'any' } } } }),
+    });
+    const adults = (await byParam.json<{ id: string }>()).id;
+    const bindAdults = (c: typeof config) => {
+      (c.sites[SITE] as { playlists: Record<string, string> }).playlists[adults] = 'gb-only';
+    };
+    // The allowlist (series, episode) does not show `rating`; the policy binds by it all the same.
+    await env.CACHE.delete(cacheKeys.media(SITE, target!));
+    clearMemoryCache();
+    await budgetStub(env).reset();
+    await expectError(await withConfig(bindAdults, `/api/sites/${SITE}/media/${target}`, NEW_YORK), 451, 'geo_blocked');
+    const shown = await (await withConfig(bindAdults, `/api/sites/${SITE}/media/${target}`, LONDON)).json<MediaResponse>();
+    expect(shown.custom_params).not.toHaveProperty('rating');
+  });
+
+  /** The extra media's ids, as the last reset made them (the same every time: their own seeded stream). */
+  async function reset(): Promise<string[]> {
+    const listed = await (await sandbox(`/v2/sites/${SITE}/media/?page_length=500&q=tags:talk`, { headers: authorised }))
+      .json<{ media: Array<{ id: string }> }>();
+    return listed.media.map((m) => m.id);
+  }
+});
+
 describe('rules the definition says are there are read, never assumed empty', () => {
   const filtered = {
     tag_filter: { include: { values: ['music'], match: 'any' }, exclude: { values: [], match: 'any' } },

@@ -1,11 +1,27 @@
 // Geo: the caller's own location through the budgeted Geo API, cached under a salted hash, with the request.cf
 // fallback; named policies decided at the edge for gates, feeds and media.
-import { env, SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { FeedResponse, GateResponse, GeoResponse } from '../../worker/contract/public-api.ts';
+import type { FeedResponse, GateResponse, GeoResponse, MediaResponse } from '../../worker/contract/public-api.ts';
+import type { Env } from '../../worker/env.ts';
+import worker from '../../worker/index.ts';
 import { callerAddress } from '../../worker/http/visitor.ts';
 import { api, callsTo, config, EUROPE_SITE, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
-import { manualIds, playlistOfType, playlists } from './upstream-direct.ts';
+import { allMedia, isPublic, manualIds, playlistOfType, playlists } from './upstream-direct.ts';
+
+/** The worker with the seed's trending playlist bound to `no-proxies` (the suite's configuration leaves it free). */
+function withTrendingBound(trending: string) {
+  const changed = structuredClone(config);
+  changed.sites[SITE]!.playlists = { ...changed.sites[SITE]!.playlists, [trending]: 'no-proxies' };
+  return async (path: string, ip: string): Promise<Response> => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': ip } }),
+      { ...env, REELGATE_CONFIG: JSON.stringify(changed) } as Env, ctx);
+    const body = await response.arrayBuffer();
+    await waitOnExecutionContext(ctx);
+    return new Response(body, response);
+  };
+}
 
 const IP = {
   london: '192.0.2.10',
@@ -185,14 +201,32 @@ describe('policies on content', () => {
     expect((await api(searchPath, { ip: IP.unknown })).status).toBe(200); // not-us lets unknown locations through
     await expectError(await api(searchPath, { ip: IP.newYork }), 451, 'geo_blocked');
 
-    // The seed's trending playlist: its second dynamic one (dynamic, sorted by trending).
+    // The seed's trending playlist (its second dynamic one), bound to a policy refusing proxies.
     const trending = (await playlists(SITE)).filter((p) => p.playlist_type === 'dynamic')
       .sort((a, b) => a.created.localeCompare(b.created))[1]!;
-    expect(config.sites[SITE]!.playlists![trending.id]).toBe('no-proxies');
     const trendingPath = `/api/sites/${SITE}/playlists/${trending.id}`;
-    expect((await api(trendingPath, { ip: IP.newYork })).status).toBe(200);
-    await expectError(await api(trendingPath, { ip: IP.hostingSeattle }), 451, 'geo_blocked');
-    await expectError(await api(trendingPath, { ip: IP.torAmsterdam }), 451, 'geo_blocked');
+    const noProxies = withTrendingBound(trending.id);
+    expect((await noProxies(trendingPath, IP.newYork)).status).toBe(200);
+    await expectError(await noProxies(trendingPath, IP.hostingSeattle), 451, 'geo_blocked');
+    await expectError(await noProxies(trendingPath, IP.torAmsterdam), 451, 'geo_blocked');
+  });
+
+  it('a bound playlist with no tag or parameter rule (trending) binds every media of its site, past its limit', async () => {
+    const trending = (await playlists(SITE)).filter((p) => p.playlist_type === 'dynamic')
+      .sort((a, b) => a.created.localeCompare(b.created))[1]!;
+    const noProxies = withTrendingBound(trending.id);
+    const shown = new Set((await (await noProxies(`/api/sites/${SITE}/playlists/${trending.id}?page_length=50`, IP.newYork))
+      .json<FeedResponse>()).items.map((item) => item.id));
+    // A ready, public media its feed does not show (trending shows 10): bound all the same, by the playlist's rules.
+    const beyond = (await allMedia(SITE)).find((m) => isPublic(m) && !shown.has(m.id))!;
+    expect(beyond).toBeDefined();
+    await expectError(await noProxies(`/api/sites/${SITE}/media/${beyond.id}`, IP.torAmsterdam), 451, 'geo_blocked');
+    // London: allowed by every policy of the site (gb-only, not-us, no-proxies), whichever binds it.
+    const allowed = await noProxies(`/api/sites/${SITE}/media/${beyond.id}`, IP.london);
+    expect(allowed.status).toBe(200);
+    // Bound, so private and named by the worker's playback URLs only.
+    expect(allowed.headers.get('cache-control')).toMatch(/private/);
+    expect((await allowed.json<MediaResponse>()).sources.every((s) => s.url.startsWith('/api/play/'))).toBe(true);
   });
 
   it('refuses a media bound to a policy (451) and leaves it out of feeds for that caller', async () => {

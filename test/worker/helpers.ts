@@ -3,6 +3,9 @@ import { env, SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
 import { budgetStub } from '../../worker/budget/client.ts';
+import { memberRulesOf, selects } from '../../worker/catalog/member-rules.ts';
+import { readRules } from '../../worker/catalog/playlist-rules.ts';
+import type { MediaList, PlaylistList, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 
 export interface TestConfig {
   sites: Record<string, { policy?: string; playlists?: Record<string, string>; media?: Record<string, string> }>;
@@ -131,9 +134,28 @@ export async function boundPlaylists(site: string, except: readonly string[] = [
   return members;
 }
 
-/** Media of `site` under some policy: its own, or a bound playlist's (worker/README.md, "What binds a media"). */
+/**
+ * Media of `site` under some policy: its own, or a bound playlist's (worker/README.md, "What binds a media"): a manual
+ * playlist's whole list, a filtered one's pinned media and every media its rules select, as the platform keeps them.
+ */
 export async function boundMediaIds(site: string): Promise<Set<string>> {
   const bound = new Set(Object.keys(config.sites[site]!.media ?? {}));
-  for (const ids of (await boundPlaylists(site)).values()) for (const id of ids) bound.add(id);
+  // Read through the worker first, as the default visitor: a test's own upstream counts stay about its own request.
+  await boundPlaylists(site);
+  const v2 = async <T>(path: string): Promise<T> =>
+    (await sandbox(`/v2/sites/${site}/${path}`, { headers: { authorization: `Bearer ${env.API_SECRET}` } })).json<T>();
+  const everything = (await v2<MediaList>('media/?page_length=1000')).media;
+  const listed = (await v2<PlaylistList>('playlists/?page_length=100')).playlists;
+  for (const id of Object.keys(config.sites[site]!.playlists ?? {})) {
+    const type = listed.find((p) => p.id === id)!.playlist_type;
+    const rules = readRules(id, type, (await v2<TypedPlaylist>(`playlists/${id}/${type}_playlist/`)).metadata);
+    if (rules.type === 'manual') for (const member of rules.ids) bound.add(member);
+    if (!('includeTags' in rules)) continue;
+    for (const member of rules.pinned) bound.add(member);
+    for (const media of everything) {
+      const facts = { tags: media.metadata.tags ?? [], custom_params: media.metadata.custom_params ?? {} };
+      if (selects(memberRulesOf(rules), facts)) bound.add(media.id);
+    }
+  }
   return bound;
 }

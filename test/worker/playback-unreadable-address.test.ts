@@ -5,17 +5,27 @@
 // from the media answer (before the media is read), a gated feed's posters and oEmbed's thumbnail alike. With
 // `bind_network` off, URLs are unbound by configuration and still handed out.
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import worker from '../../worker/index.ts';
 import type { FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
 import { api, callsTo, config, expectError, resetWorld, SITE, stats } from './helpers.ts';
+import { playlists } from './upstream-direct.ts';
 
 type Env = import('../../worker/env.ts').Env;
 
 /** The media of SITE bound to `no-proxies`, whose `unknown` rule allows a caller it knows nothing about. */
 const MEDIA = Object.entries(config.sites[SITE]!.media ?? {}).find(([, policy]) => policy === 'no-proxies')![0];
-/** SITE's playlist bound to `no-proxies`: its feed's posters are playback URLs. */
-const PLAYLIST = Object.entries(config.sites[SITE]!.playlists ?? {}).find(([, policy]) => policy === 'no-proxies')![0];
+/**
+ * SITE's trending playlist, bound here to `no-proxies` (the suite's configuration leaves it free: with no tag rule it
+ * binds every media of the site): its feed's posters are playback URLs.
+ */
+let PLAYLIST = '';
+/** The configuration with that playlist bound, `extra` merged in. */
+function bindingPlaylist(extra: Record<string, unknown> = {}): string {
+  const changed = { ...structuredClone(config), ...extra } as typeof config;
+  changed.sites[SITE]!.playlists = { ...changed.sites[SITE]!.playlists, [PLAYLIST]: 'no-proxies' };
+  return JSON.stringify(changed);
+}
 const PLAY = /\/api\/play\//;
 
 /** The worker called directly, with exactly these headers (no stand-in address) and these bindings. */
@@ -40,6 +50,11 @@ async function expectNoUrl(response: Response, what: string): Promise<void> {
   await expectError(response, 403, 'address_unreadable');
 }
 
+beforeAll(async () => {
+  PLAYLIST = (await playlists(SITE)).filter((p) => p.playlist_type === 'dynamic')
+    .sort((a, b) => a.created.localeCompare(b.created))[1]!.id;
+});
+
 beforeEach(async () => {
   await resetWorld();
 });
@@ -62,8 +77,9 @@ describe('issue 22, item 6: an unreadable caller address mints an unbound playba
 
   it('a gated feed mints no unbound poster URL either', async () => {
     await expectNoUrl(await direct(`/api/sites/${SITE}/playlists/${PLAYLIST}`, { 'cf-connecting-ip': 'not-an-ip' },
-      { DEV_MODE: 'false' }), 'feed');
-    await expectNoUrl(await api(`/api/sites/${SITE}/playlists/${PLAYLIST}`, { ip: 'not-an-ip' }), 'feed (DEV_MODE)');
+      { DEV_MODE: 'false', REELGATE_CONFIG: bindingPlaylist() }), 'feed');
+    await expectNoUrl(await direct(`/api/sites/${SITE}/playlists/${PLAYLIST}`, { 'x-reelgate-dev-ip': 'not-an-ip' },
+      { REELGATE_CONFIG: bindingPlaylist() }), 'feed (DEV_MODE)');
   });
 
   it('a readable address still gets URLs bound to its network; the policy\'s unknown rule is unchanged for content without URLs', async () => {
@@ -78,7 +94,7 @@ describe('issue 22, item 6: an unreadable caller address mints an unbound playba
   });
 
   it('with bind_network off, URLs are unbound by configuration, and handed out', async () => {
-    const unbound = JSON.stringify({ ...JSON.parse(env.REELGATE_CONFIG), playback: { bind_network: false } });
+    const unbound = bindingPlaylist({ playback: { bind_network: false } });
     const media = await direct(`/api/sites/${SITE}/media/${MEDIA}`, { 'cf-connecting-ip': 'not-an-ip' },
       { DEV_MODE: 'false', REELGATE_CONFIG: unbound });
     expect(media.status, await media.clone().text()).toBe(200);

@@ -15,6 +15,7 @@ import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
 import { readRules, readType, type PlaylistRules } from './playlist-rules.ts';
 import { filteredSelection, selectsNothing, shuffled, term, type CallerNarrowing } from './playlist-selection.ts';
 import { NO_VARIANT, type FeedVariant } from './feed-variant.ts';
+import { memberRulesOf, type MemberFacts, type MemberRules } from './member-rules.ts';
 import { deliveryBase } from './posters.ts';
 import { MAX_Q_LENGTH } from '../contract/list-query.ts';
 import type { Media, MediaList, Playlist, PlaylistType, TypedPlaylist } from '../contract/v2-types.ts';
@@ -24,10 +25,17 @@ export interface FeedSnapshot {
   /** Ready media in feed order, publish window not yet applied. */
   items: FeedItem[];
   /**
-   * Every media a manual playlist lists, in its order (up to the platform's 10,000), beyond the `max_items` its feed
-   * shows: what the playlist binds to a policy (geo/membership.ts). Absent for the other types.
+   * What the playlist binds to a policy (geo/membership.ts), beyond what its feed shows: a manual playlist every media
+   * it lists, in its order (up to the platform's 10,000); a filtered one its pinned media, and every media its rules
+   * select (`selects`). Absent from a variant's feed and from entries written before they were kept.
    */
   members?: string[];
+  selects?: MemberRules;
+  /**
+   * A recommendations variant's related media as it was read (its tags and custom params): the seed a caller named is
+   * bound like the media itself, and its facts are only known once read (resources/feed.ts).
+   */
+  related?: MemberFacts & { id: string };
 }
 
 /** A playlist's own fields, its type and its rules: what a variant of its feed is resolved from. */
@@ -44,7 +52,6 @@ export interface FeedLoadOptions {
   playlistId: string;
   variant: FeedVariant;
   maxItems: number;
-  allowlist: readonly string[];
   /** The playlist's type as last seen (from the entry being refreshed): saves the untyped lookup. */
   knownType?: PlaylistType | undefined;
 }
@@ -55,7 +62,7 @@ export function baseFeed(c: RequestContext, who: CallerContext, site: string, pl
   return cached<FeedSnapshot>(c, {
     kind: 'feed', key: cacheKeys.feed(site, playlistId),
     load: (previous, freshness) => loadFeed({ env, who: { ...who, ...freshness }, site, playlistId, variant: NO_VARIANT,
-      maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist, knownType: previous?.playlist.type }),
+      maxItems: config.feed.maxItems, knownType: previous?.playlist.type }),
   });
 }
 
@@ -80,7 +87,7 @@ export async function loadFeed(options: FeedLoadOptions): Promise<FeedSnapshot> 
 }
 
 /** The playlist's fields, type and rules: one upstream call when its type is known, else two. */
-export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
+export async function loadPlaylistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems'>): Promise<PlaylistHead> {
   const { env, who, site, playlistId, knownType } = options;
   return withReservation(env, who, { key: cacheKeys.feedHead(site, playlistId), calls: headCalls(knownType) },
     (reserved) => playlistHead({ ...options, who: reserved }));
@@ -93,7 +100,7 @@ export async function feedOf(options: FeedLoadOptions, head: PlaylistHead): Prom
     (reserved) => resolveFeed({ ...options, who: reserved }, head));
 }
 
-async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>): Promise<PlaylistHead> {
+async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems'>): Promise<PlaylistHead> {
   const { playlistId } = options;
   const { type, typed } = await typedPlaylist(options);
   const rules = readRules(playlistId, type, typed.metadata);
@@ -101,19 +108,29 @@ async function playlistHead(options: Omit<FeedLoadOptions, 'variant' | 'maxItems
 }
 
 async function resolveFeed(options: FeedLoadOptions, head: PlaylistHead): Promise<FeedSnapshot> {
-  const media = await resolveMedia(options, head.rules);
-  const projection = { allowlist: options.allowlist, delivery: deliveryBase(options.env.DELIVERY_BASE_URL) };
+  let related: Media | null = null;
+  const media = await resolveMedia(options, head.rules, (seed) => {
+    related = seed;
+  });
+  const projection = { delivery: deliveryBase(options.env.DELIVERY_BASE_URL) };
   const items = media.filter((m) => m.status === 'ready').map((m) => feedItem(m, projection));
-  return head.rules.type === 'manual' && options.variant === NO_VARIANT
-    ? { playlist: head.playlist, items, members: head.rules.ids }
-    : { playlist: head.playlist, items };
+  const { rules } = head;
+  const seed = related as Media | null;
+  if (seed) {
+    const facts = { id: seed.id, tags: [...(seed.metadata.tags ?? [])], custom_params: { ...(seed.metadata.custom_params ?? {}) } };
+    return { playlist: head.playlist, items, related: facts };
+  }
+  if (options.variant !== NO_VARIANT || rules.type === 'watchlist') return { playlist: head.playlist, items };
+  return rules.type === 'manual'
+    ? { playlist: head.playlist, items, members: rules.ids }
+    : { playlist: head.playlist, items, members: rules.pinned, selects: memberRulesOf(rules) };
 }
 
 /**
  * The typed answer (rules under `metadata`) and the type: one call when the type is known, else the untyped answer
  * first, which alone names the type. A watchlist has no rules to read, so its untyped answer is enough.
  */
-async function typedPlaylist({ env, who, site, playlistId, knownType }: Omit<FeedLoadOptions, 'variant' | 'maxItems' | 'allowlist'>):
+async function typedPlaylist({ env, who, site, playlistId, knownType }: Omit<FeedLoadOptions, 'variant' | 'maxItems'>):
   Promise<{ type: PlaylistType; typed: TypedPlaylist | Playlist }> {
   if (knownType) {
     try {
@@ -148,12 +165,13 @@ async function narrowingFor(options: FeedLoadOptions, type: PlaylistType): Promi
   return { kind: 'none' };
 }
 
-async function resolveMedia(options: FeedLoadOptions, rules: PlaylistRules): Promise<Media[]> {
+async function resolveMedia(options: FeedLoadOptions, rules: PlaylistRules, sawRelated: (media: Media) => void): Promise<Media[]> {
   if (rules.type === 'watchlist') return [];
   if (rules.type === 'manual') return byIds(options, rules.ids.slice(0, options.maxItems));
   const limit = Math.max(0, Math.min(rules.limit, options.maxItems));
   if (limit === 0) return [];
   const narrowing = await narrowingFor(options, rules.type);
+  if (narrowing?.kind === 'related') sawRelated(narrowing.media);
   if (narrowing === null || selectsNothing(narrowing)) return [];
   const selection = filteredSelection(rules, narrowing);
   const now = Date.now();

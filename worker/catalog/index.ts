@@ -13,3 +13,4 @@ export { checkMediaFiles, checkOwnFile, deliveryHost, foreignDeliveryFile, deliv
 export { deliveryBase, posterUrl } from './posters.ts';
 export { isHlsType } from './source-types.ts';
 export { storyboardFile } from './storyboard.ts';
+export { selects, type MemberFacts, type MemberRules } from './member-rules.ts';

@@ -16,14 +16,12 @@ const SUBLIST_PAGE_LENGTH = 100;
 /** The media, its renditions, its text tracks. */
 export const MEDIA_LOAD_CALLS = 3;
 
-export async function loadMedia(env: Env, who: CallerContext, site: string, id: string,
-  allowlist: readonly string[]): Promise<MediaResponse> {
+export async function loadMedia(env: Env, who: CallerContext, site: string, id: string): Promise<MediaResponse> {
   return withReservation(env, who, { key: cacheKeys.media(site, id), calls: MEDIA_LOAD_CALLS },
-    (reserved) => resolveMedia(env, reserved, site, id, allowlist));
+    (reserved) => resolveMedia(env, reserved, site, id));
 }
 
-async function resolveMedia(env: Env, who: CallerContext, site: string, id: string,
-  allowlist: readonly string[]): Promise<MediaResponse> {
+async function resolveMedia(env: Env, who: CallerContext, site: string, id: string): Promise<MediaResponse> {
   const media = await callUpstream<Media>(env, who, { api: 'v2', op: 'getMedia', site, id });
   // Not ready, or never published: answer (and cache) "not found" without spending two more calls (they go back to
   // the budget with the rest of the reservation). A media whose window merely starts later is cached whole, and the
@@ -38,5 +36,5 @@ async function resolveMedia(env: Env, who: CallerContext, site: string, id: stri
     callUpstream<TextTrackList>(env, who, { api: 'v2', op: 'listTextTracks', site, id, params }),
   ]);
   return mediaResponse(site, media, renditions.media_renditions, tracks.text_tracks,
-    { allowlist, delivery: deliveryBase(env.DELIVERY_BASE_URL) });
+    { delivery: deliveryBase(env.DELIVERY_BASE_URL) });
 }

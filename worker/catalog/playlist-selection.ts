@@ -54,19 +54,19 @@ const SORTS: Record<string, string> = {
 /** Plays, trending and shuffle are the Delivery API's to compute; the Management API lists newest first instead. */
 const NEWEST_FIRST = 'publish_start_date:dsc';
 
-function tagsMatch(tags: readonly string[], filter: ValueFilter<string[]>): boolean {
+export function tagsMatch(tags: readonly string[], filter: ValueFilter<string[]>): boolean {
   if (!filter.values.length) return true;
   return filter.match === 'all' ? filter.values.every((t) => tags.includes(t)) : filter.values.some((t) => tags.includes(t));
 }
 
-function paramsMatch(params: Record<string, string>, filter: ValueFilter<Record<string, string>>): boolean {
+export function paramsMatch(params: Readonly<Record<string, string>>, filter: ValueFilter<Record<string, string>>): boolean {
   const wanted = Object.entries(filter.values);
   if (!wanted.length) return true;
   const hit = ([name, value]: [string, string]) => params[name] === value;
   return filter.match === 'all' ? wanted.every(hit) : wanted.some(hit);
 }
 
-const some = (filter: ValueFilter<string[] | Record<string, string>>) =>
+export const some = (filter: ValueFilter<string[] | Record<string, string>>) =>
   Array.isArray(filter.values) ? filter.values.length > 0 : Object.keys(filter.values).length > 0;
 
 function narrowedBy(narrowing: CallerNarrowing, media: Media): boolean {

@@ -1,6 +1,7 @@
 /**
  * Upstream resources → public shapes. Only fields listed here leave the worker: never `upload` (source/download
- * URLs), `error_message`, or custom params outside the operator's allowlist.
+ * URLs) or `error_message`. Custom params are kept whole in the cache (a bound playlist's rules may name any of them,
+ * geo/membership.ts); every answer shows only the operator's allowlist (`allowedCustomParams`, when presenting).
  */
 import type { FeedItem, FeedResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse } from '../contract/public-api.ts';
 import type { Media, MediaRendition, Player, Playlist, PlaylistType, TextTrack } from '../contract/v2-types.ts';
@@ -9,9 +10,8 @@ import { posterSet } from './posters.ts';
 import { storyboardTrack } from './storyboard.ts';
 import { dimension, renditionLabel, sourceTypeOf } from './source-types.ts';
 
-/** What a projection needs besides the resource: the operator's custom-param allowlist and the delivery base. */
+/** What a projection needs besides the resource: the delivery base. */
 export interface ProjectionOptions {
-  allowlist: readonly string[];
   /** `deliveryBase(env.DELIVERY_BASE_URL)`: where posters and storyboards are; null leaves them out. */
   delivery: string | null;
 }
@@ -26,6 +26,13 @@ export function allowedCustomParams(params: Record<string, string> | null | unde
   return out;
 }
 
+/** Every custom param with a string value, as the cache keeps them (answers show the allowlisted ones only). */
+function stringParams(params: Record<string, string> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params ?? {})) if (typeof value === 'string') out[name] = value;
+  return out;
+}
+
 /** Public now: ready, scheduled, started, not ended. */
 export function isPublished(item: Pick<FeedItem, 'publish_start_date' | 'publish_end_date'>, now: number): boolean {
   if (!item.publish_start_date) return false;
@@ -36,7 +43,7 @@ export function isPublished(item: Pick<FeedItem, 'publish_start_date' | 'publish
   return Number.isFinite(end) && now < end;
 }
 
-export function feedItem(media: Media, { allowlist, delivery }: ProjectionOptions): FeedItem {
+export function feedItem(media: Media, { delivery }: ProjectionOptions): FeedItem {
   const m = media.metadata;
   const posters = posterSet(delivery, media.id);
   return {
@@ -52,7 +59,7 @@ export function feedItem(media: Media, { allowlist, delivery }: ProjectionOption
     // Only an http(s) URL is a link (contract/links.ts): a `javascript:` permalink is no permalink.
     permalink: httpUrl(m.permalink),
     media_type: media.media_type,
-    custom_params: allowedCustomParams(m.custom_params, allowlist),
+    custom_params: stringParams(m.custom_params),
   };
 }
 

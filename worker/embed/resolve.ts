@@ -6,6 +6,7 @@
 import { checkMediaFiles, isPublished, NO_VARIANT } from '../catalog/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
+import { enforcePolicies, mediaPolicies, membershipFor } from '../geo/index.ts';
 import { feed, loadInput, media, resolveInput } from '../resources/index.ts';
 import type { EmbedTarget } from './targets.ts';
 
@@ -41,7 +42,9 @@ export async function resolveEmbed(c: RequestContext, target: EmbedTarget, { thu
     if (!isPublished(loaded!.value, Date.now())) throw notFound();
     // Refused as its answer is (a media naming another's files): the page would only show a player that cannot play.
     checkMediaFiles(loaded!.value, c.env.DELIVERY_BASE_URL);
-    return { title: loaded!.value.title, personal: bound, thumbnail: null };
+    // Bound by a filtered playlist's rules, judged on the media now read, as its API answer is: not even its title.
+    const ruled = await enforcePolicies(c, mediaPolicies(site, target.id, await membershipFor(c, site), loaded!.value));
+    return { title: loaded!.value.title, personal: bound || ruled, thumbnail: null };
   }
   const input = { site, playlistId: target.id, page: 1, pageLength: 1, asked: NO_VARIANT };
   if (thumbnail) {

@@ -3,6 +3,7 @@
  * what is composed here (a site, a playlist, a media and the playlists listing it), and lists are filtered here, so
  * no route decides policy by itself.
  */
+import type { MemberFacts } from '../catalog/index.ts';
 import type { SiteConfig } from '../config.ts';
 import { geoBlocked } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
@@ -41,10 +42,15 @@ export async function enforcePolicies(visit: RequestContext, names: Names): Prom
 
 /**
  * Everything that binds a media: its site's policy, the policy of every configured playlist that lists it, and its
- * own. Every route that can reveal a media (its JSON, a feed item, its bytes) asks this one function.
+ * own. Every route that can reveal a media (its JSON, a feed item, its bytes) asks this one function. `facts`: the
+ * media's tags and custom params, when known, so a bound filtered playlist's rules are evaluated too; `'unknown'`
+ * for a route that cannot know them and must not guess in the media's favour (every rule's policy applies); left out
+ * for a decision before the media is read, which the route completes once it is.
  */
-export function mediaPolicies(site: SiteConfig, mediaId: string, membership: Membership): string[] {
-  return [site.policy, ...membership(mediaId), site.media.get(mediaId)].filter((n): n is string => Boolean(n));
+export function mediaPolicies(site: SiteConfig, mediaId: string, membership: Membership,
+  facts?: MemberFacts | 'unknown'): string[] {
+  const listed = facts === 'unknown' ? [...membership(mediaId), ...membership.byRule] : membership(mediaId, facts);
+  return [site.policy, ...listed, site.media.get(mediaId)].filter((n): n is string => Boolean(n));
 }
 
 /** What binds a playlist's feed as a whole: its site's policy and the playlist's own. */
@@ -61,9 +67,9 @@ export function unbound(site: SiteConfig): boolean {
  * The items of a list the caller may see, each held to everything that binds it (`mediaPolicies`), and the ids of the
  * items any policy binds: an answer showing one depends on who asks, and names it by the worker's playback URLs.
  */
-export async function visibleItems<T extends { id: string }>(visit: RequestContext, site: SiteConfig, membership: Membership,
-  items: readonly T[]): Promise<{ visible: T[]; bound: Set<string> }> {
-  const lists = items.map((item) => mediaPolicies(site, item.id, membership));
+export async function visibleItems<T extends { id: string } & MemberFacts>(visit: RequestContext, site: SiteConfig,
+  membership: Membership, items: readonly T[]): Promise<{ visible: T[]; bound: Set<string> }> {
+  const lists = items.map((item) => mediaPolicies(site, item.id, membership, item));
   const allowed = await allowedBy(visit, lists);
   return {
     visible: items.filter((_, i) => allowed[i]),

@@ -5,7 +5,7 @@
  */
 export { allowedBy, enforcePolicies, mediaPolicies, playlistPolicies, unbound, visibleItems } from './enforce.ts';
 export { locateCaller, locatedTag } from './locate.ts';
-export { heldMembership, membershipFor, type Membership } from './membership.ts';
+export { heldFacts, heldMembership, membershipFor, type Membership } from './membership.ts';
 export { boundSettings, namesAnything } from './player-references.ts';
 export { decideFor } from './decisions.ts';
 export { decide, needsProxyClass } from './policy.ts';

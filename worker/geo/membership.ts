@@ -2,39 +2,67 @@
  * Playlist membership: a media is bound by the policy of every configured playlist that lists it, wherever it is
  * shown (worker/README.md, "Geo", "What binds a media").
  *
- * What a manual playlist lists is its whole id list, as the platform keeps it (`media_filter.include.values`, up to
- * 10,000), beyond the `feed.max_items` its feed shows; what a filtered playlist lists is its own feed as the worker
- * serves it (no variant; its first `feed.max_items` ready media, whatever their publish window). Both are read from the
- * very cache entry the feed route answers from. So knowing membership
- * costs no upstream call while that feed is held, and membership moves when the feed does. Only playlists that
+ * What a manual playlist binds is its whole id list, as the platform keeps it (`media_filter.include.values`, up to
+ * 10,000), beyond the `feed.max_items` its feed shows; what a filtered playlist binds is every media its rules select
+ * (tags and custom params to include and exclude, evaluated on the media itself: catalog/member-rules.ts) and its
+ * pinned media, whatever its `limit`, `recency`, order or `max_items`. Both are read from the very cache entry the feed
+ * route answers from, so knowing membership costs no upstream call while that feed is held, and moves when it does.
+ * Only playlists that
  * `sites.<id>.playlists` binds to a policy are read; a site binding none pays nothing.
  */
 import { publicCaller, type CallerContext } from '../budget/index.ts';
 import { peekCached } from '../cache/index.ts';
-import { cacheKeys, baseFeed, type FeedSnapshot } from '../catalog/index.ts';
+import { cacheKeys, baseFeed, selects, type FeedSnapshot, type MemberFacts, type MemberRules } from '../catalog/index.ts';
+import type { MediaResponse } from '../contract/public-api.ts';
 import type { SiteConfig } from '../config.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 
-/** The names of the policies a media's playlists bind it to (none when no configured playlist lists it). */
-export type Membership = (mediaId: string) => string[];
-
-const NONE: Membership = () => [];
-
-function indexOf(lists: ReadonlyArray<{ policy: string; ids: Iterable<string> }>): Membership {
-  const byMedia = new Map<string, string[]>();
-  for (const { policy, ids } of lists) {
-    for (const id of ids) {
-      const names = byMedia.get(id);
-      if (!names) byMedia.set(id, [policy]);
-      else if (!names.includes(policy)) names.push(policy);
-    }
-  }
-  return (mediaId) => byMedia.get(mediaId) ?? [];
+/**
+ * The names of the policies a media's playlists bind it to. By id: the playlists that list it (a manual playlist's
+ * list, a filtered one's pinned slots). With its facts (tags, custom params), also every bound filtered playlist whose
+ * rules select it. A route that knows only the id and cannot wait for the media (a player's settings) adds `byRule`:
+ * every policy a rule could bind it to.
+ */
+export interface Membership {
+  (mediaId: string, facts?: MemberFacts): string[];
+  /** The policies of bound playlists that bind by rule (none: the id alone decides). */
+  readonly byRule: readonly string[];
 }
 
-/** What a playlist binds: a manual playlist its whole list (not only the `max_items` its feed shows), else its feed. */
-const idsOf = (feed: FeedSnapshot) => feed.members ?? feed.items.map((item) => item.id);
+interface Listed {
+  policy: string;
+  ids: Iterable<string>;
+  selects?: MemberRules | undefined;
+}
+
+const NONE: Membership = Object.assign(() => [], { byRule: [] as string[] });
+
+function indexOf(lists: readonly Listed[]): Membership {
+  const byMedia = new Map<string, string[]>();
+  const add = (id: string, policy: string) => {
+    const names = byMedia.get(id);
+    if (!names) byMedia.set(id, [policy]);
+    else if (!names.includes(policy)) names.push(policy);
+  };
+  for (const { policy, ids } of lists) for (const id of ids) add(id, policy);
+  const rules = lists.filter((l): l is Listed & { selects: MemberRules } => l.selects !== undefined);
+  const byRule = [...new Set(rules.map((l) => l.policy))];
+  const membership = (mediaId: string, facts?: MemberFacts) => {
+    const named = byMedia.get(mediaId) ?? [];
+    if (!facts || !rules.length) return named;
+    const out = [...named];
+    for (const { policy, selects: rule } of rules) if (!out.includes(policy) && selects(rule, facts)) out.push(policy);
+    return out;
+  };
+  return Object.assign(membership, { byRule });
+}
+
+/** What a playlist's cached feed binds: its members by id (the items, for an entry that names none) and its rules. */
+function listedBy(policy: string, feed: FeedSnapshot | null): Listed {
+  if (!feed) return { policy, ids: [] };
+  return { policy, ids: feed.members ?? feed.items.map((item) => item.id), selects: feed.selects };
+}
 
 /**
  * Membership for a request that may load: each bound playlist's feed through the cache (a miss or a stale entry loads
@@ -48,9 +76,9 @@ export async function playlistMembership(c: RequestContext, who: CallerContext,
   const settled = await Promise.allSettled([...site.playlists].map(async ([playlistId, policy]) => {
     try {
       const { value } = await baseFeed(c, who, site.id, playlistId);
-      return { policy, ids: idsOf(value) };
+      return listedBy(policy, value);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'not_found') return { policy, ids: [] };
+      if (error instanceof ApiError && error.code === 'not_found') return listedBy(policy, null);
       throw error;
     }
   }));
@@ -90,7 +118,16 @@ export async function heldMembership({ env, config }: RequestContext, site: Site
   for (const [playlistId, policy] of site.playlists) {
     const feed = await peekCached<FeedSnapshot>(env, config, cacheKeys.feed(site.id, playlistId));
     if (feed === undefined) return null;
-    lists.push({ policy, ids: feed ? idsOf(feed) : [] });
+    lists.push(listedBy(policy, feed));
   }
   return indexOf(lists);
+}
+
+/**
+ * A media's facts as the cache holds its answer (never loading), or null when it holds none: for a route that knows
+ * only the id (a related media) and must not spend a load on it.
+ */
+export async function heldFacts({ env, config }: RequestContext, siteId: string, mediaId: string): Promise<MemberFacts | null> {
+  const held = await peekCached<MediaResponse>(env, config, cacheKeys.media(siteId, mediaId));
+  return held && held.id === mediaId ? held : null;
 }

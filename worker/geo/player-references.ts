@@ -44,7 +44,8 @@ export function boundSettings(setupConfig: Record<string, unknown>, site: SiteCo
       for (const [id] of text.matchAll(ID)) {
         const playlistPolicy = site.playlists.get(id);
         if (playlistPolicy) names.add(playlistPolicy);
-        for (const name of mediaPolicies(site, id, membership)) names.add(name);
+        // A setting names a media by id alone: its tags are not at hand, so every rule that could bind it does.
+        for (const name of mediaPolicies(site, id, membership, 'unknown')) names.add(name);
       }
     }
     if (names.size) bound.set(setting, [...names]);

@@ -69,8 +69,10 @@ export async function playRoute(routed: RequestContext): Promise<Response> {
   // Which playlists list the media is not known here now: refused as expired, so the player loads the media again
   // (which reads the playlists) and comes back with a fresh URL.
   if (!membership) throw playbackExpired('This playback URL can no longer be checked; load the media again for a fresh one.');
+  // The worker's own record of the media: what the bytes resolve against, and what a playlist's rules are judged on.
+  const record = await recordedMedia(env, site.id, grant.media);
   try {
-    await enforcePolicies(visit, mediaPolicies(site, grant.media, membership));
+    await enforcePolicies(visit, mediaPolicies(site, grant.media, membership, record ?? 'unknown'));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'geo_blocked') throw playbackDenied();
     throw error;
@@ -82,8 +84,7 @@ export async function playRoute(routed: RequestContext): Promise<Response> {
 
   // The site's property may enforce URL signing: then every byte fetch is signed, for that fetch only (worker/signing/).
   const signer = signerFor(env, visit.config, site.id);
-  const resolved = await resolvePlayback(grant, path, await recordedMedia(env, site.id, grant.media),
-    deliveryHost(env.DELIVERY_BASE_URL));
+  const resolved = await resolvePlayback(grant, path, record, deliveryHost(env.DELIVERY_BASE_URL));
   const sign = async (minted: PlaybackGrant) => signToken((await playbackKeys(env))[0]!, minted);
   return deliver({ request, ctx, grant, resolved, prefix: `${PLAY_PREFIX}${token}/`, suffix, sign, signer });
 }

@@ -8,7 +8,8 @@
  */
 import { NO_VARIANT } from '../catalog/index.ts';
 import type { FeedResponse, MediaResponse } from '../contract/public-api.ts';
-import { heldMembership, mediaPolicies } from '../geo/index.ts';
+import type { MemberFacts } from '../catalog/index.ts';
+import { heldFacts, heldMembership, mediaPolicies, type Membership } from '../geo/index.ts';
 import { enforceVisitorLimit } from '../http/abuse-limit.ts';
 import type { RequestContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -18,13 +19,23 @@ import { cacheControlFor, feed, media, resolveInput, type Presented, type Resour
 import type { Answer, RenderSource } from './page.ts';
 import { regionsOf, type Regions } from './regions.ts';
 
+/** What a page knows of a site whose bound playlists are not held: nothing binds by playlist (its own policies do). */
+const NO_MEMBERSHIP: Membership = Object.assign(() => [], { byRule: [] });
+
+type Facts = MemberFacts & { id: string };
+
 export function resourceSource(c: RequestContext): RenderSource {
   const page = c.request;
   let limited: Promise<void> | undefined;
-  const read = async <B>(kind: ResourceKind, run: () => Promise<{ presented: Presented<B> }>): Promise<Answer<B> | null> => {
+  /** Every media the page's reads loaded, as the cache holds it (all its custom params): what its regions are judged on. */
+  const seen = new Map<string, Facts>();
+  const read = async <B>(kind: ResourceKind,
+    run: () => Promise<{ presented: Presented<B>; loaded?: { value: unknown } | undefined }>): Promise<Answer<B> | null> => {
     try {
       await (limited ??= enforceVisitorLimit(page, c.env));
-      const { presented } = await run();
+      const { presented, loaded } = await run();
+      const value = loaded?.value as { items?: Facts[] } & Partial<Facts> | undefined;
+      for (const item of value?.items ?? (value?.id ? [value as Facts] : [])) seen.set(item.id, item);
       return { body: presented.body, cacheControl: cacheControlFor(kind, c.config, presented.personal || presented.noStore === true) };
     } catch (error) {
       // Refused, missing, unavailable, over the visitor's limit: the element renders its fallback.
@@ -48,7 +59,8 @@ export function resourceSource(c: RequestContext): RenderSource {
       // Once per site and per set of policies for the whole page, not once per item.
       if (!memberships.has(siteId)) memberships.set(siteId, heldMembership(c, site));
       const membership = await memberships.get(siteId)!;
-      const names = mediaPolicies(site, mediaId, membership ?? (() => []));
+      const facts = seen.get(mediaId) ?? await heldFacts(c, siteId, mediaId) ?? 'unknown';
+      const names = mediaPolicies(site, mediaId, membership ?? NO_MEMBERSHIP, facts);
       const key = names.join(' ');
       if (!regions.has(key)) regions.set(key, regionsOf(names.map((name) => c.config.policies.get(name)!)));
       return regions.get(key)!;

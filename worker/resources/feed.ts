@@ -17,7 +17,9 @@ import {
 } from '../catalog/index.ts';
 import type { SiteConfig } from '../config.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
-import { enforcePolicies, mediaPolicies, membershipFor, playlistPolicies, unbound, visibleItems } from '../geo/index.ts';
+import {
+  enforcePolicies, mediaPolicies, membershipFor, playlistPolicies, unbound, visibleItems,
+} from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { ApiError, invalidRequest, rateLimited } from '../http/errors.ts';
 import { intParam, readQuery, requireId, searchParam, tagsParam } from '../http/request-guard.ts';
@@ -61,6 +63,7 @@ export const feed: ResourceDeclaration<FeedInput, FeedSnapshot, FeedResponse> = 
   beforeLoad(c, { site, asked }) {
     const seed = asked.seed;
     if (seed === null) return undefined;
+    // By id now; by the rules of bound filtered playlists once the related media is read (presentPage).
     return membershipFor(c, site).then((membership) => enforcePolicies(c, mediaPolicies(site, seed, membership))).then(() => undefined);
   },
   async load(c, { site, playlistId, asked }) {
@@ -91,7 +94,7 @@ async function variantFeed(c: RequestContext, site: string, playlistId: string, 
         const admission = await admitVariant(env, `${site}:${playlistId}`, key);
         if (!admission.ok) throw rateLimited(admission.retryAfterSeconds, 'This playlist has too many new variants; retry later.');
         return feedOf({ env, who: { ...who, ...freshness }, site, playlistId, variant,
-          maxItems: config.feed.maxItems, allowlist: config.customParamsAllowlist }, head.value);
+          maxItems: config.feed.maxItems }, head.value);
       },
     });
   } catch (error) {
@@ -134,12 +137,13 @@ async function presentPage(c: RequestContext, input: FeedInput, loaded: CachedVa
   // Read after the feed itself, which it reads again when this playlist is bound: the answer's state is the feed's.
   // (A held answer is of an unbound site, which no membership can bind: it needs none.)
   const membership = await membershipFor(c, site);
+  // The related media, read by the variant's load: judged by the rules of bound filtered playlists too.
+  const related = asked.seed !== null && !standIn ? value.related : undefined;
+  if (related) await enforcePolicies(c, mediaPolicies(site, related.id, membership, related));
 
-  // The allowlist as configured now, even for entries cached under an older one.
-  const allowlist = c.config.customParamsAllowlist;
-  const published = value.items.filter((item) => isPublished(item, now))
-    .map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, allowlist) }));
-  // Items the caller may not see leave the feed, and an answer that depends on who asks is never shared.
+  const published = value.items.filter((item) => isPublished(item, now));
+  // Items the caller may not see leave the feed (judged on all they are: a bound playlist's rule may name a custom
+  // param the allowlist does not show), and an answer that depends on who asks is never shared.
   const { visible: items, bound: gatedIds } = await visibleItems(c, site, membership, published);
   const personal = gatedFeed || gatedIds.size > 0 || signer?.shortened === true;
   const start = (page - 1) * pageLength;
@@ -151,6 +155,9 @@ async function presentPage(c: RequestContext, input: FeedInput, loaded: CachedVa
   if (played || signer) {
     pageItems = await Promise.all(pageItems.map((item) => played?.get(item.id) ?? (signer ? signFeedItem(signer, item, now) : item)));
   }
+  // The allowlist as configured now, even for entries cached under an older one.
+  const allowlist = c.config.customParamsAllowlist;
+  pageItems = pageItems.map((item) => ({ ...item, custom_params: allowedCustomParams(item.custom_params, allowlist) }));
   const body: FeedResponse = {
     site: site.id,
     playlist: value.playlist,

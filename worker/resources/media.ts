@@ -2,7 +2,7 @@
 import type { SiteConfig } from '../config.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import { allowedCustomParams, cacheKeys, checkMediaFiles, isPublished, loadMedia } from '../catalog/index.ts';
-import { mediaPolicies, membershipFor } from '../geo/index.ts';
+import { enforcePolicies, mediaPolicies, membershipFor } from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { playbackBinding, withPlaybackUrls } from '../playback/index.ts';
@@ -29,8 +29,13 @@ export const media: ResourceDeclaration<MediaInput, MediaResponse, MediaResponse
     if (bound) await playbackBinding(c.request, c.env, c.config.playback.bindNetwork);
   },
   key: ({ site, mediaId }) => cacheKeys.media(site.id, mediaId),
-  fetch: (c, { site, mediaId }, who) => loadMedia(c.env, who, site.id, mediaId, c.config.customParamsAllowlist),
-  present: (c, input, loaded, bound) => presentMedia(c, input, loaded!.value, bound),
+  fetch: (c, { site, mediaId }, who) => loadMedia(c.env, who, site.id, mediaId),
+  present: async (c, input, loaded, bound) => {
+    const { value } = loaded!;
+    // Now the media is read: the rules of bound filtered playlists are judged on it (its tags, its custom params).
+    const ruled = await enforcePolicies(c, mediaPolicies(input.site, input.mediaId, await membershipFor(c, input.site), value));
+    return presentMedia(c, input, value, bound || ruled);
+  },
 };
 
 /**
