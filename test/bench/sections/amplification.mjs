@@ -11,6 +11,9 @@ const DISTINCT_KEYS = 200;
 /** Media keys among the 200; the rest are feed pages. A feed costs 3-4 upstream calls, a media 3. */
 const MEDIA_KEYS = 16;
 const FILL_CAP_MS = 150_000;
+/** The shipped `feed.max_items` (wrangler.toml), and the ids one `q` carries (worker/catalog/feed.ts IDS_PER_QUERY). */
+const FEED_MAX_ITEMS = 100;
+const IDS_PER_QUERY = 68;
 
 /**
  * 200 distinct public URLs of the catalog's site without a geo policy: each playlist's feed at several page lengths
@@ -50,24 +53,20 @@ async function distinctKeys(sandbox, secrets) {
 }
 
 /**
- * The fewest upstream calls a cold load of a playlist's feed needs: the untyped playlist (its type), the typed one,
- * then the media list its type asks for (a recommendations playlist first reads its seed media).
+ * The fewest upstream calls a cold load of a playlist's feed needs, read from the rules where the platform keeps them
+ * (the typed answer's `metadata`, as worker/catalog/playlist-rules.ts reads them): the untyped playlist (its type), the
+ * typed one, then its media: a manual playlist's first `max_items` ids in as many `q` lists as the platform's 1,024
+ * characters allow, a filtered playlist's one list call (its own feed has no caller narrowing), a watchlist none (its
+ * untyped answer is all the worker reads). Pinned media the list does not bring cost one more call, not counted here.
  */
 async function feedFloor(sandbox, secrets, site, id) {
   const head = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/`, secrets.API_SECRET);
-  // The platform may write the type either way; its path segment is always `<type>_playlist`.
-  const type = String(head.playlist_type).replace(/_playlist$/, '');
+  const type = String(head.playlist_type);
+  if (type === 'watchlist') return 1;
   const typed = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/${type}_playlist/`, secrets.API_SECRET);
-  const sub = typed[type] ?? typed[`${type}_playlist`] ?? {};
-  const lists = {
-    manual: () => (sub.media_ids?.length ? 1 : 0),
-    trending: () => (sub.media_ids?.length ? 1 : 0),
-    dynamic: () => (sub.tags?.length ? 1 : 0),
-    search: () => 1,
-    article_matching: () => (sub.default_tags?.length ? 1 : 0),
-    recommendations: () => (sub.seed_media_id ? 2 : 0),
-  };
-  return 2 + (lists[type]?.() ?? 1);
+  if (type !== 'manual') return 3;
+  const ids = typed.metadata?.media_filter?.include?.values ?? [];
+  return 2 + Math.ceil(Math.min(ids.length, FEED_MAX_ITEMS) / IDS_PER_QUERY);
 }
 
 function shuffled(keys, seed) {
@@ -174,7 +173,53 @@ async function fill(origin, keys, visitors, log) {
   return served.size;
 }
 
-/** Section 2 through reelgate: the cold run, then (unless `coldOnly`) a warm-up and the warm run. */
+/** The shipped fresh windows (wrangler.toml `cache.feed` and `cache.media`), in seconds. */
+const FRESH_SECONDS = { feed: 60, media: 300 };
+/** What an entry must have left of its fresh window when the warm run starts: longer than the run takes. */
+const WARM_MARGIN_SECONDS = 30;
+
+/**
+ * Every cache entry fresh for the whole warm run, as a warm cache is: the warm-up can outlast a feed's fresh window,
+ * and an entry about to go stale would be refreshed in the background during the warm run, which would then count a
+ * refresh of freshness (stale-while-revalidate, once per window), not a visitor's miss. An entry with less than the
+ * margin left is let go stale and refreshed (its key asked until the worker answers a HIT with the margin left).
+ */
+async function freshen(origin, keys, entries, visitors, log) {
+  const byEntry = new Map();
+  for (const key of keys) if (!byEntry.has(entries.get(key).entry)) byEntry.set(entries.get(key).entry, key);
+  const ask = async (key) => {
+    const response = await fetch(`${origin}${key}`, { headers: visitors() });
+    await response.arrayBuffer();
+    return { state: response.headers.get('x-reelgate-cache'), age: Number(response.headers.get('age') ?? 0) };
+  };
+  const ageing = [];
+  let waitS = 0;
+  for (const [entry, key] of byEntry) {
+    const fresh = FRESH_SECONDS[entry.split(':')[0]];
+    const { state, age } = await ask(key);
+    if (state === 'HIT' && fresh - age > WARM_MARGIN_SECONDS) continue;
+    ageing.push(key);
+    if (state === 'HIT') waitS = Math.max(waitS, fresh - age + 1);
+  }
+  // Let those about to go stale go stale, then have each refreshed.
+  if (waitS) await new Promise((resolve) => setTimeout(resolve, waitS * 1000));
+  let refreshed = 0;
+  for (const key of ageing) {
+    const fresh = FRESH_SECONDS[entries.get(key).entry.split(':')[0]];
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const { state, age } = await ask(key);
+      if (state === 'HIT' && fresh - age > WARM_MARGIN_SECONDS) {
+        refreshed += 1;
+        break;
+      }
+      // A stale answer started its refresh in the background: give it the time a load takes.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  log(`warm-up: ${byEntry.size} cache entries, ${refreshed} of ${ageing.length} refreshed to last the warm run (waited ${waitS} s)`);
+  return byEntry.size - ageing.length + refreshed;
+}
+
 export async function amplification(servers, log, { coldOnly = false } = {}) {
   const sandbox = sandboxControls(servers.sandbox);
   await sandbox.reset();
@@ -190,13 +235,14 @@ export async function amplification(servers, log, { coldOnly = false } = {}) {
     media_keys: chosen.mediaKeys, site: chosen.site };
   if (coldOnly) return { load, upstream_limit_per_minute: 60, reelgate_cold: cold, keys: chosen.keys };
   const warmedKeys = await fill(servers.worker, chosen.keys, visitors, log);
+  const freshEntries = await freshen(servers.worker, chosen.keys, chosen.entries, visitors, log);
   const warm = await scenario(sandbox, servers.worker, chosen.keys, visitors);
   log(`reelgate, warm: ${warm.upstream_calls} upstream calls, statuses ${JSON.stringify(warm.client_statuses)}`);
   return {
     load,
     upstream_limit_per_minute: 60,
     reelgate_cold: cold,
-    reelgate_warm: { ...warm, keys_cached_before: warmedKeys },
+    reelgate_warm: { ...warm, keys_cached_before: warmedKeys, entries_fresh_before: freshEntries },
     keys: chosen.keys,
   };
 }
