@@ -2,7 +2,7 @@
 // 10,000 ids), captions uploaded as drafts, limits stated in the platform's own header names. The geo promise must hold
 // at that size: a bound playlist binds every media it lists, not only those its feed shows, and a request the worker
 // cannot make is its own named failure, never "this playlist is empty".
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
 import type { TextTrack } from '../../worker/contract/v2-types.ts';
@@ -16,25 +16,11 @@ import { getConfig } from '../../worker/config.ts';
 import { clearMemoryCache } from '../../worker/cache/index.ts';
 import { parseRateLimit } from '../../worker/upstream/index.ts';
 import { InvalidArgumentError } from '../../worker/contract/invalid-argument.ts';
-import type { Env } from '../../worker/env.ts';
-import worker from '../../worker/index.ts';
-import { api, config, expectError, resetWorld, sandbox, SITE } from './helpers.ts';
+import { api, config, expectError, resetWithExtraMedia, resetWorld, sandbox, SITE, withConfig } from './helpers.ts';
 
 const LONDON = '192.0.2.10';
 const NEW_YORK = '192.0.2.20';
 const authorised = { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' };
-
-/** The worker with its configuration changed by `edit` (a playlist bound that the suite's configuration leaves free). */
-async function withConfig(edit: (c: typeof config) => void, path: string, ip: string): Promise<Response> {
-  const changed = structuredClone(config);
-  edit(changed);
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': ip } }),
-    { ...env, REELGATE_CONFIG: JSON.stringify(changed) } as Env, ctx);
-  const body = await response.arrayBuffer();
-  await waitOnExecutionContext(ctx);
-  return new Response(body, response);
-}
 
 describe('a bound manual playlist of 10,000 media', () => {
   let ids: string[] = [];
@@ -44,13 +30,7 @@ describe('a bound manual playlist of 10,000 media', () => {
   };
 
   beforeAll(async () => {
-    await resetWorld();
-    const reset = await sandbox('/_sandbox/reset', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate_limit_per_minute: 100_000, extra_media: { [SITE]: 10_000 } }),
-    });
-    expect(reset.status).toBe(200);
-    ids = (await reset.json<{ extra_media: Record<string, string[]> }>()).extra_media[SITE]!;
+    ids = await resetWithExtraMedia(SITE, 10_000);
     expect(ids).toHaveLength(10_000);
     const created = await sandbox(`/v2/sites/${SITE}/playlists/manual_playlist/`, {
       method: 'POST', headers: authorised,
@@ -92,12 +72,7 @@ describe('a bound filtered playlist binds every media its rules select, past its
   };
 
   beforeAll(async () => {
-    await resetWorld();
-    const reset = await sandbox('/_sandbox/reset', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate_limit_per_minute: 100_000, extra_media: { [SITE]: 60 } }),
-    });
-    const ids = (await reset.json<{ extra_media: Record<string, string[]> }>()).extra_media[SITE]!;
+    const ids = await resetWithExtraMedia(SITE, 60);
     // Every other extra media is tagged music; the platform's order for the playlist is newest first.
     music = ids.filter((_, i) => i % 2 === 0).reverse();
     const created = await sandbox(`/v2/sites/${SITE}/playlists/dynamic_playlist/`, {

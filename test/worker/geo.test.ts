@@ -1,26 +1,17 @@
 // Geo: the caller's own location through the budgeted Geo API, cached under a salted hash, with the request.cf
 // fallback; named policies decided at the edge for gates, feeds and media.
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse, GateResponse, GeoResponse, MediaResponse } from '../../worker/contract/public-api.ts';
-import type { Env } from '../../worker/env.ts';
-import worker from '../../worker/index.ts';
 import { callerAddress } from '../../worker/http/visitor.ts';
-import { api, callsTo, config, EUROPE_SITE, expectError, resetWorld, sandbox, SITE, stats } from './helpers.ts';
+import { api, callsTo, config, EUROPE_SITE, expectError, resetWorld, sandbox, SITE, stats, withConfig } from './helpers.ts';
 import { allMedia, isPublic, manualIds, playlistOfType, playlists } from './upstream-direct.ts';
 
 /** The worker with the seed's trending playlist bound to `no-proxies` (the suite's configuration leaves it free). */
 function withTrendingBound(trending: string) {
-  const changed = structuredClone(config);
-  changed.sites[SITE]!.playlists = { ...changed.sites[SITE]!.playlists, [trending]: 'no-proxies' };
-  return async (path: string, ip: string): Promise<Response> => {
-    const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': ip } }),
-      { ...env, REELGATE_CONFIG: JSON.stringify(changed) } as Env, ctx);
-    const body = await response.arrayBuffer();
-    await waitOnExecutionContext(ctx);
-    return new Response(body, response);
-  };
+  return (path: string, ip: string) => withConfig((c) => {
+    c.sites[SITE]!.playlists = { ...c.sites[SITE]!.playlists, [trending]: 'no-proxies' };
+  }, path, ip);
 }
 
 const IP = {

@@ -1,11 +1,13 @@
 /** Shared steps of the edge-worker suites: a clean world per test, calls as a visitor, the sandbox's counters. */
-import { env, SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { clearMemoryCache } from '../../worker/cache/cached.ts';
 import { budgetStub } from '../../worker/budget/client.ts';
 import { memberRulesOf, selects } from '../../worker/catalog/member-rules.ts';
 import { readRules } from '../../worker/catalog/playlist-rules.ts';
 import type { MediaList, PlaylistList, TypedPlaylist } from '../../worker/contract/v2-types.ts';
+import type { Env } from '../../worker/env.ts';
+import worker from '../../worker/index.ts';
 
 export interface TestConfig {
   sites: Record<string, { policy?: string; playlists?: Record<string, string>; media?: Record<string, string> }>;
@@ -158,4 +160,30 @@ export async function boundMediaIds(site: string): Promise<Set<string>> {
     }
   }
   return bound;
+}
+
+/**
+ * The worker with its configuration changed by `edit` (a playlist bound that the suite's configuration leaves free),
+ * called directly as the visitor at `ip`.
+ */
+export async function withConfig(edit: (c: TestConfig) => void, path: string, ip: string): Promise<Response> {
+  const changed = structuredClone(config);
+  edit(changed);
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`http://localhost${path}`, { headers: { 'x-reelgate-dev-ip': ip } }),
+    { ...env, REELGATE_CONFIG: JSON.stringify(changed) } as Env, ctx);
+  const body = await response.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return new Response(body, response);
+}
+
+/** A fresh world with `count` more ready videos in `site` (the sandbox's `extra_media`): their ids, oldest first. */
+export async function resetWithExtraMedia(site: string, count: number): Promise<string[]> {
+  await resetWorld();
+  const reset = await sandbox('/_sandbox/reset', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rate_limit_per_minute: 100_000, extra_media: { [site]: count } }),
+  });
+  expect(reset.status).toBe(200);
+  return (await reset.json<{ extra_media: Record<string, string[]> }>()).extra_media[site]!;
 }
