@@ -16,6 +16,8 @@ export interface RouteContext {
   body: Envelope & Record<string, unknown>;
   /** The `changed_playlist_shape` fault is on (controls.ts): typed playlist answers move their rules. */
   changedPlaylistShape?: boolean;
+  /** The `dropped_playlist_rules` fault is on: typed filtered playlist answers lose their filter objects. */
+  droppedPlaylistRules?: boolean;
 }
 
 export type Handler = (ctx: RouteContext) => Response | Promise<Response>;

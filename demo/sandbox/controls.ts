@@ -26,6 +26,12 @@ export interface Faults {
    * then refuse the playlist and everything it could bind, never serve its media as unbound.
    */
   changed_playlist_shape?: boolean;
+  /**
+   * Typed filtered playlist answers lose their filter objects (`tag_filter`, `custom_param_filter`, `pinning`), as a
+   * typed answer that dropped what the definition always gives. Read as "no rule", they would select and bind
+   * everything or nothing; the worker must refuse the playlist and everything it could bind.
+   */
+  dropped_playlist_rules?: boolean;
 }
 
 export interface Stats {
@@ -59,7 +65,7 @@ export function parseFaults(body: Record<string, unknown>): Faults {
         }
         if (value > 0) faults.latency_ms = value;
         break;
-      case 'outage': case 'force_429': case 'omit_geo_rate_headers': case 'changed_playlist_shape':
+      case 'outage': case 'force_429': case 'omit_geo_rate_headers': case 'changed_playlist_shape': case 'dropped_playlist_rules':
         if (typeof value !== 'boolean') throw invalid('invalid_parameter', `${key} must be true or false.`);
         if (value) faults[key] = true;
         break;

@@ -196,6 +196,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       const ctx: RouteContext = {
         store: this.store, request, url, origin: url.origin, params: match.params, now: new Date(),
         ...(faults.changed_playlist_shape ? { changedPlaylistShape: true } : {}),
+        ...(faults.dropped_playlist_rules ? { droppedPlaylistRules: true } : {}),
         body: !hasBody ? {}
           : match.route.action ? readActionBody(bodyText, request.headers.get('content-type') ?? '', match.route.action)
             : readEnvelope(bodyText, request.headers.get('content-type') ?? ''),

@@ -150,6 +150,20 @@ describe('bypass 2: a playlist\'s policy guards only that playlist\'s feed', () 
 });
 
 describe('a bound playlist whose rules cannot be read binds everything it might hold, never nothing', () => {
+  it('a typed answer without its filter objects is unreadable, not "no rule": 502 for its feed and its site\'s media', async () => {
+    const { playlist, ids } = await gbOnlyMembers();
+    const member = [...ids][0]!;
+    const outsider = (await allMedia(SITE)).find((m) => isPublic(m) && !ids.has(m.id) && !m.metadata.tags.includes('food'))!;
+    await resetWorld();
+    await faults({ dropped_playlist_rules: true });
+    await expectError(await api(`/api/sites/${SITE}/playlists/${playlist}`, { ip: MANCHESTER }), 502, 'playlist_rules_unreadable');
+    // Read as "no rule" it would have bound everything or nothing; unread, it binds closed.
+    await expectError(await api(`/api/sites/${SITE}/media/${member}`, { ip: BERLIN }), 502, 'playlist_rules_unreadable');
+    await expectError(await api(`/api/sites/${SITE}/media/${outsider.id}`, { ip: BERLIN }), 502, 'playlist_rules_unreadable');
+    await faults({});
+  });
+
+
   it('refuses its feed and every media of its site with playlist_rules_unreadable, and serves again once readable', async () => {
     const { playlist, ids } = await gbOnlyMembers();
     const member = [...ids][0]!;

@@ -89,7 +89,12 @@ export function showPlaylist(ctx: RouteContext): Response {
 export function showTypedPlaylist(ctx: RouteContext): Response {
   const answer = typedPlaylistAnswer(loadPlaylist(ctx, site(ctx), true));
   // Marked, so the test pools' conformance gate lets the deformed answer through (test/platform/conformance-worker.ts).
-  return ctx.changedPlaylistShape ? json(changedShape(answer), 200, { 'x-sandbox-fault': 'changed_playlist_shape' }) : json(answer);
+  if (ctx.changedPlaylistShape) return json(changedShape(answer), 200, { 'x-sandbox-fault': 'changed_playlist_shape' });
+  if (ctx.droppedPlaylistRules && 'tag_filter' in answer.metadata) {
+    const { tag_filter: _tags, custom_param_filter: _params, pinning: _pinning, ...rest } = answer.metadata as Record<string, unknown>;
+    return json({ ...answer, metadata: rest }, 200, { 'x-sandbox-fault': 'dropped_playlist_rules' });
+  }
+  return json(answer);
 }
 
 /** The `changed_playlist_shape` fault: the rules where a changed platform might put them, not where it documents them. */
