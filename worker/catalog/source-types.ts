@@ -21,6 +21,11 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   flac: 'audio/flac',
 };
 
+/** The table's own entries only: a format or extension `constructor` or `__proto__` names no type. */
+function typeOfExtension(extension: string): string | null {
+  return Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension]! : null;
+}
+
 const HLS_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl'];
 
 export function isHlsType(type: string | null | undefined): boolean {
@@ -52,7 +57,7 @@ export interface RenditionShape {
 export function sourceTypeOf(rendition: RenditionShape): string | null {
   const format = typeof rendition.format === 'string' ? rendition.format.trim().toLowerCase().replace(/^\./, '') : '';
   const url = typeof rendition.delivery_url === 'string' ? rendition.delivery_url : '';
-  const type = BY_EXTENSION[format] ?? BY_EXTENSION[urlExtension(url)] ?? null;
+  const type = typeOfExtension(format) ?? typeOfExtension(urlExtension(url));
   if (type === 'video/mp4' && !dimension(rendition.width) && !dimension(rendition.height)) return 'audio/mp4';
   return type;
 }
