@@ -5,6 +5,7 @@
  * query could not carry is still kept. The playlist's order comes from the list's `sort` where the Management API can
  * sort that way; plays and trending it cannot, so those playlists are newest first (worker/README.md).
  */
+import { checkQ } from '../contract/list-query.ts';
 import { MAX_PAGE_LENGTH, type Media } from '../contract/v2-types.ts';
 import type { FilteredRules, ValueFilter } from './playlist-rules.ts';
 
@@ -42,6 +43,9 @@ function and(a: Dnf, b: Dnf): Dnf {
   if (!b.length) return a;
   return a.flatMap((x) => b.map((y) => [...x, ...y]));
 }
+
+/** Whether the platform takes `q` (contract/list-query.ts): printable, at most its length. */
+const acceptedQ = (q: string) => checkQ(q).ok;
 
 /** Beyond this many OR-ed branches a `q` gets long; the rest is left to the checks on the answers. */
 const MAX_BRANCHES = 24;
@@ -107,7 +111,10 @@ export function filteredSelection(rules: FilteredRules, narrowing: CallerNarrowi
   }
   // Only ready media can be in a feed: said in every branch, so the page is not spent on media still processing.
   const ready = term('status', 'ready');
-  const q = dnf.length ? dnf.map((branch) => [...branch, ready].join(' AND ')).join(' OR ') : ready;
+  const withReady = (terms: Dnf) => (terms.length ? terms.map((branch) => [...branch, ready].join(' AND ')).join(' OR ') : ready);
+  // A `q` the platform would refuse (a tag with a control character, or longer than it takes) narrows by less: every
+  // rule is checked on the answers anyway, so the feed is the same, and it is never refused for the playlist's words.
+  const q = [dnf, narrowingTerms(narrowing).slice(0, MAX_BRANCHES), []].map(withReady).find(acceptedQ)!;
   // Rules checked on the answers (the publish window always, exclusions, custom parameters, recency) drop listed
   // media: the call asks for the largest page, so `limit` of them remain. It is still one call.
   const recency = rules.recencyMs;
