@@ -13,6 +13,7 @@ import { createMedia } from './handlers/media.ts';
 import { HOSTILE_FILES, hostileMediaBody } from './hostile-folder.ts';
 import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
 import { matchRoute } from './routes.ts';
+import { scriptedAnswer, scriptedControl } from './scripted.ts';
 import { MAX_EXTRA_MEDIA, SEED_VERSION, seedCatalog, seedExtraMedia } from './seed.ts';
 import { Store } from './store.ts';
 import { advanceProcessing, processingControl, receiveBytes, uploadForToken } from './uploads.ts';
@@ -33,7 +34,7 @@ const INDEX = {
   v2: '/v2/sites/<site_id>/... with Authorization: Bearer <API_SECRET>',
   geo: '/ip_lookup/<client>/<ip_address> with X-Auth-Key: <GEO_API_KEY>',
   controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'GET|POST /_sandbox/processing', 'POST /_sandbox/reset',
-    'GET|PUT /_sandbox/sites/<site_id>/url-signing'],
+    'GET|PUT /_sandbox/sites/<site_id>/url-signing', 'GET|POST|DELETE /_sandbox/scripted'],
   delivery: '/videos/, /manifests/, /tracks/, /strips/, /v2/media/<media_id>/poster.jpg and thumbnails/ (URL signing per site)',
   uploads: 'PUT /upload/<upload_id>/<part>?key=... (the upload links POST media/ answers)',
 };
@@ -132,24 +133,24 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       stats.faults_injected++;
       this.saveStats(stats);
       return errorResponse(503, 'server_error', 'The platform is unavailable (sandbox outage fault).', {
-        ...rateInfo(Math.max(0, limit - hits.length)), 'retry-after': '30',
+        ...rateInfo(Math.max(0, limit - hits.count)), 'retry-after': '30',
       });
     }
 
-    if (faults.force_429 || hits.length >= limit) {
+    if (faults.force_429 || hits.count >= limit) {
       stats.rate_limited++;
       if (faults.force_429) stats.faults_injected++;
       this.saveStats(stats);
-      const retryAfter = faults.force_429 && hits.length < limit
+      const retryAfter = faults.force_429 && hits.count < limit
         ? faults.retry_after_seconds ?? 30
-        : Math.max(1, Math.ceil(((hits[0] ?? now) + WINDOW_MS - now) / 1000));
+        : Math.max(1, Math.ceil(((hits.oldest ?? now) + WINDOW_MS - now) / 1000));
       return errorResponse(429, 'rate_limit_exceeded',
         `More than ${limit} requests in the last minute; this call was not executed. Retry after ${retryAfter} s.`,
         { ...rateInfo(0), 'retry-after': String(retryAfter) });
     }
     this.store.addRateHit(bucket, now);
-    stats.peak_calls_per_minute = Math.max(stats.peak_calls_per_minute, hits.length + 1);
-    const rateHeaders = rateInfo(limit - hits.length - 1);
+    stats.peak_calls_per_minute = Math.max(stats.peak_calls_per_minute, hits.count + 1);
+    const rateHeaders = rateInfo(limit - hits.count - 1);
 
     const response = this.authorisedCall(request, url, family, credential, match, stats, faults, bodyText);
     this.saveStats(stats);
@@ -192,6 +193,9 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       // The same query rules as the gateway's: list routes take q, page, page_length, sort; others none.
       const query = checkListQuery(url.search.slice(1), match.route.list === true);
       if (!query.ok) return errorResponse(400, query.code, query.description);
+      // A test's scripted answer (scripted.ts) stands in for the handler; everything above still applied.
+      const scripted = scriptedAnswer(this.store, match.route, match.params);
+      if (scripted) return scripted;
       const hasBody = ['POST', 'PATCH', 'PUT'].includes(match.route.method) && !match.route.noBody;
       const ctx: RouteContext = {
         store: this.store, request, url, origin: url.origin, params: match.params, now: new Date(),
@@ -242,6 +246,10 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     try {
       const signingSite = /^\/_sandbox\/sites\/([A-Za-z0-9]+)\/url-signing\/?$/.exec(url.pathname)?.[1];
       if (signingSite !== undefined) return this.urlSigning(request.method, signingSite, bodyText);
+      if (url.pathname.replace(/\/$/, '') === '/_sandbox/scripted') {
+        const body = request.method === 'POST' ? readJsonObject(bodyText) : {};
+        return this.ctx.storage.transactionSync(() => scriptedControl(this.store, request.method, body));
+      }
       switch (route) {
         case 'GET /_sandbox/catalog':
           this.ctx.storage.transactionSync(() => advanceProcessing(this.store, Date.now()));
@@ -273,6 +281,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
             throw new HttpError(400, 'invalid_parameter', 'rate_limit_per_minute must be an integer from 1 to 100000.');
           }
           const extra = readExtraMedia(body.extra_media);
+          // The wipe clears faults and scripted answers with the catalog.
           this.reseed();
           // A catalog at a real account's size: more media in named sites, after the seed (their ids in the answer).
           const added: Record<string, string[]> = {};
@@ -307,7 +316,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
         default: {
           const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults',
             'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset', 'POST /_sandbox/hostile-media',
-            'GET /_sandbox/sites/<site_id>/url-signing', 'PUT /_sandbox/sites/<site_id>/url-signing'];
+            'GET /_sandbox/sites/<site_id>/url-signing', 'PUT /_sandbox/sites/<site_id>/url-signing',
+            'GET|POST|DELETE /_sandbox/scripted'];
           const samePath = known.filter((entry) => entry.endsWith(` ${url.pathname.replace(/\/$/, '')}`));
           if (samePath.length > 0) {
             const allow = samePath.map((entry) => entry.split(' ')[0]).join(', ');

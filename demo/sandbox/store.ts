@@ -81,13 +81,20 @@ export class Store {
     this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, JSON.stringify(value));
   }
 
+  deleteMeta(key: string): void {
+    this.sql.exec('DELETE FROM meta WHERE key = ?', key);
+  }
+
   // ---- sliding-window rate limiting: one row per accepted call
 
-  /** Calls accepted in `bucket` since `since` (ms), oldest first; rows older than that are pruned on the way. */
-  rateHits(since: number, bucket: string): number[] {
+  /**
+   * How many calls `bucket` had accepted since `since` (ms), and when the oldest of them was; rows older than that are
+   * pruned on the way. Counted, not read: under a high test limit the window holds thousands of calls.
+   */
+  rateHits(since: number, bucket: string): { count: number; oldest: number | null } {
     this.sql.exec('DELETE FROM rate_hits WHERE at <= ?', since);
-    return this.sql.exec<{ at: number }>('SELECT at FROM rate_hits WHERE bucket = ? ORDER BY at', bucket)
-      .toArray().map((row) => row.at);
+    return this.sql.exec<{ count: number; oldest: number | null }>(
+      'SELECT COUNT(*) AS count, MIN(at) AS oldest FROM rate_hits WHERE bucket = ?', bucket).one();
   }
 
   addRateHit(bucket: string, at: number): void {
