@@ -56,6 +56,10 @@ export default defineConfig({
     include: ['test/{sandbox,upstream,worker,gateway,platform}/**/*.test.ts'],
     // A bound on a hung test, not a speed target: generous, so a busy machine cannot fail a test by its clock.
     testTimeout: 30_000,
+    // Console output goes straight to workerd's stdout and stderr. Intercepted, a line logged from another I/O
+    // context (a Durable Object, a waitUntil task) is parked until the runner's next message; logged during a file's
+    // last round trip it never leaves, and the whole run waits on it forever (workers-sdk #15498, #15719).
+    disableConsoleIntercept: true,
     reporters: ['default', './test/support/vitest-summary-reporter.mjs'],
   },
 });
