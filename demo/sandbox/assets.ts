@@ -1,8 +1,8 @@
 // What the delivery host serves (the layout is delivery-paths.ts): a generated SVG per thumbnail and poster (honouring
 // ?width=), a WebVTT file per text track with real cues, a short real MP4 for every MP4 rendition (byte ranges honoured,
-// as video elements ask for them), and for HLS renditions a folder per media: a master playlist of two variants (and a
-// subtitles group when the media has captions or subtitles), each variant a VOD playlist of a real MPEG-TS segment per
-// 5 s of the media's duration (the same clip each time, up to an hour of it). A playlist asked for with a signed URL
+// as video elements ask for them), and for every hosted video with ready MP4 renditions an HLS folder: a master
+// playlist of up to two variants (and a subtitles group when the media has captions or subtitles), each variant a VOD
+// playlist of a real MPEG-TS segment per 5 s of the media's duration (the same clip each time, up to an hour of it). A playlist asked for with a signed URL
 // names its files with their own signatures (`sign`, delivery.ts). Test fixtures stay under /cdn/: for the bench,
 // `/cdn/generated/<MiB>.bin` streams a large deterministic file generated on the fly (never held in memory); for the
 // suites only, `/cdn/test-hls/` serves hostile HLS playlists that no media of the seed names (see testHls), and
@@ -169,11 +169,32 @@ function mediaBytes(store: Store, path: string, mediaId: string, renditionId: st
 }
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
-/** The variants of every HLS rendition, as an encoding ladder names them. */
+/** The variants HLS is packaged in, as an encoding ladder names them. */
 export const HLS_VARIANTS = [
-  { name: '360p', bandwidth: 800_000, resolution: '640x360' },
-  { name: '720p', bandwidth: 2_800_000, resolution: '1280x720' },
+  { name: '360p', bandwidth: 800_000, resolution: '640x360', width: 640, height: 360 },
+  { name: '720p', bandwidth: 2_800_000, resolution: '1280x720', width: 1280, height: 720 },
 ] as const;
+export type HlsVariant = (typeof HLS_VARIANTS)[number];
+
+/**
+ * The HLS a media is delivered with, packaged from its ready MP4 renditions (as the platform packages HLS from its MP4
+ * ladder): every variant some rendition is at least as wide as (the first one always), and when its files last changed.
+ * No HLS rendition record is needed: the Management API need not list one for the manifest to be served. A media with
+ * no MP4 video rendition (audio) whose HLS rendition record is still listed keeps the manifest that record names, of
+ * every variant. Null for anything else (external media, media delivered as MP4 files only, media not processed).
+ */
+export function hlsLadder(store: Store, site: string, media: Media): { variants: HlsVariant[]; modified: string } | null {
+  if (media.hosting_type === 'external' || media.hls === false) return null;
+  const ready = store.list<MediaRendition>('media_rendition', site, media.id).filter((r) => r.status === 'ready');
+  const mp4 = ready.filter((r) => r.mime_type === 'video/mp4' && r.delivery_url.startsWith('/videos/'));
+  if (mp4.length) {
+    const widest = Math.max(...mp4.map((r) => r.width ?? 0));
+    const variants = HLS_VARIANTS.filter((v, i) => i === 0 || v.width <= widest);
+    return { variants, modified: mp4.map((r) => r.last_modified).sort().at(-1)! };
+  }
+  const listed = ready.find((r) => r.mime_type === HLS_MIME && r.delivery_url === `/manifests/${media.id}.m3u8`);
+  return listed ? { variants: [...HLS_VARIANTS], modified: listed.last_modified } : null;
+}
 /**
  * The codecs of every variant, as RFC 8216 §4.3.4.2 asks a master to name them (MSE players such as hls.js build their
  * buffers from them): the clip's own, H.264 Constrained Baseline level 1.2 (its SPS reads 42 c0 0c) and AAC-LC.
@@ -212,8 +233,8 @@ async function playlist(lines: string[], path: string, sign: Signer): Promise<Re
  */
 async function hlsFile(store: Store, mediaId: string, file: string | null, range: string | null, sign: Signer): Promise<Response> {
   const media = store.find<Media>('media', mediaId);
-  const hls = media ? store.list<MediaRendition>('media_rendition', media.site, mediaId).find((r) => r.mime_type === HLS_MIME) : null;
-  if (!media || !hls) return errorResponse(404, 'not_found', 'No such HLS rendition.');
+  const hls = media ? hlsLadder(store, media.site, media.doc) : null;
+  if (!media || !hls) return errorResponse(404, 'not_found', 'This media is not delivered with HLS.');
   const tracks = store.list<TextTrack>('text_track', media.site, mediaId)
     .filter((t) => t.status === 'ready' && (t.metadata.kind === 'subtitles' || t.metadata.kind === 'captions'));
   const duration = Math.max(media.doc.duration ?? 0, SAMPLE_SECONDS);
@@ -224,7 +245,7 @@ async function hlsFile(store: Store, mediaId: string, file: string | null, range
       lines.push(`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="${t.metadata.label.replace(/"/g, '')}",` +
         `LANGUAGE="${t.metadata.srclang}",DEFAULT=NO,AUTOSELECT=YES,URI="${mediaId}/subs/${t.id}.m3u8"`);
     }
-    for (const v of HLS_VARIANTS) {
+    for (const v of hls.variants) {
       lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.resolution},CODECS="${HLS_CODECS}"` +
         `${tracks.length ? ',SUBTITLES="subs"' : ''}`,
         `${mediaId}/${v.name}/index.m3u8`);
@@ -232,7 +253,7 @@ async function hlsFile(store: Store, mediaId: string, file: string | null, range
     return playlist(lines, `/manifests/${mediaId}.m3u8`, sign);
   }
   let match = /^([0-9a-z]+)\/(index\.m3u8|seg-([0-9]+)\.ts)$/.exec(file);
-  if (match && HLS_VARIANTS.some((v) => v.name === match![1])) {
+  if (match && hls.variants.some((v) => v.name === match![1])) {
     const count = hlsSegmentCount(media.doc.duration);
     if (match[2] === 'index.m3u8') {
       const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SAMPLE_SECONDS}`, '#EXT-X-MEDIA-SEQUENCE:0',
@@ -246,7 +267,7 @@ async function hlsFile(store: Store, mediaId: string, file: string | null, range
       return playlist(lines, `${folder}${file}`, sign);
     }
     if (Number(match[3]) < count && String(Number(match[3])) === match[3]) {
-      return byteRange(SAMPLE_VIDEO_TS, 'video/mp2t', range, hls.last_modified);
+      return byteRange(SAMPLE_VIDEO_TS, 'video/mp2t', range, hls.modified);
     }
   }
   match = /^subs\/([A-Za-z0-9]+)\.(m3u8|vtt)$/.exec(file);
@@ -257,7 +278,7 @@ async function hlsFile(store: Store, mediaId: string, file: string | null, range
       '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', `#EXTINF:${duration.toFixed(1)},`, `${track.id}.vtt`,
       '#EXT-X-ENDLIST'], `${folder}${file}`, sign);
   }
-  return errorResponse(404, 'not_found', `No file '${file}' in this HLS rendition.`);
+  return errorResponse(404, 'not_found', `No file '${file}' in this media's HLS folder.`);
 }
 
 /**

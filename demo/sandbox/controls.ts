@@ -44,12 +44,35 @@ export interface Stats {
   peak_calls_per_minute: number;
   last_authorization_sha256: string | null;
   last_geo_key_sha256: string | null;
+  /**
+   * Delivery API JSON calls (`GET /v2/media/<id>`, `GET /v2/playlists/<id>`, delivery-api.ts), answered or refused, and
+   * how many of them carried a `token`. Counted apart: the platform's delivery side takes no API credential and has no
+   * Management rate window, so these are in neither `total_calls`, `routes` nor `peak_calls_per_minute`.
+   */
+  delivery_calls: number;
+  delivery_signed_calls: number;
 }
+
+/** Where the stats are kept (the control values, store.ts `meta`). */
+export const STATS_KEY = 'stats';
 
 export const emptyStats = (): Stats => ({
   total_calls: 0, routes: {}, rate_limited: 0, auth_failures: 0, faults_injected: 0, peak_calls_per_minute: 0,
-  last_authorization_sha256: null, last_geo_key_sha256: null,
+  last_authorization_sha256: null, last_geo_key_sha256: null, delivery_calls: 0, delivery_signed_calls: 0,
 });
+
+/** The stats as kept; members a state saved before they existed read as their empty value. */
+export function readStats(store: Store): Stats {
+  return { ...emptyStats(), ...store.getMeta<Partial<Stats>>(STATS_KEY) };
+}
+
+/** Counts one Delivery API call, and whether it carried a token. Nothing awaits between the read and the write. */
+export function recordDeliveryCall(store: Store, signed: boolean): void {
+  const stats = readStats(store);
+  stats.delivery_calls++;
+  if (signed) stats.delivery_signed_calls++;
+  store.setMeta(STATS_KEY, stats);
+}
 
 export function parseFaults(body: Record<string, unknown>): Faults {
   const faults: Faults = {};

@@ -1,5 +1,6 @@
-// What the platform's processing produces for a media: an original, renditions at several widths plus HLS, and
-// thumbnails (the first one the poster). The seed and POST media/ both use this, so created media look like seeded ones.
+// What the platform's processing produces for a media: an original, MP4 renditions at several widths, and thumbnails
+// (the first one the poster). HLS is packaged from the MP4 ladder on the delivery side (assets.ts `hlsLadder`): the
+// Management API lists no rendition for it, as the platform's lists none. The seed and POST media/ both use this, so created media look like seeded ones.
 // Delivery URLs are stored as paths of the delivery host's layout (delivery-paths.ts) and given the caller's origin when
 // answered (see present.ts).
 import type { Thumbnail } from '../../worker/contract/v2-types.ts';
@@ -50,12 +51,14 @@ export interface Conversions {
   original: Original;
   renditions: MediaRendition[];
   thumbnails: Thumbnail[];
+  /** Whether the media is delivered as HLS too (stored on the media: `Media.hls`). */
+  hls: boolean;
 }
 
 /**
  * The result of processing a media that now has a duration: ids come from `nextId` so the seed stays deterministic.
- * `widths` lets the seed vary the ladder; audio media get one AAC rendition. `hls: false` leaves out the HLS rendition
- * (a media delivered as MP4 files only).
+ * `widths` lets the seed vary the ladder; audio media get one AAC rendition. `hls: false` is a media delivered as MP4
+ * files only.
  */
 export function processMedia(media: Media, at: string, nextId: () => string, widths: readonly number[] = VIDEO_WIDTHS,
   hls = true): Conversions {
@@ -71,13 +74,15 @@ export function processMedia(media: Media, at: string, nextId: () => string, wid
   const renditions: MediaRendition[] = audio
     ? [makeRendition(nextId(), media, at, { width: null, mime_type: 'audio/mp4' })]
     : widths.map((width) => makeRendition(nextId(), media, at, { width, mime_type: 'video/mp4' }));
-  if (hls) renditions.push(makeRendition(nextId(), media, at, { width: null, mime_type: HLS_MIME }));
+  // The id an HLS rendition was once drawn with (the platform lists none): still drawn, so every id of the seed after it,
+  // those the demo page and the READMEs name among them, stays as it was.
+  if (hls) nextId();
   // The platform's default thumbnail (from ten seconds in), and for video one more frame to choose from.
   const thumbnails = audio ? [makeThumbnail(nextId(), media.id, at, 'default')] : [
     makeThumbnail(nextId(), media.id, at, 'default'),
     makeThumbnail(nextId(), media.id, at, 'thumbstrip_image'),
   ];
-  return { original, renditions, thumbnails };
+  return { original, renditions, thumbnails, hls: hls && !audio };
 }
 
 export const THUMBNAIL_SCHEMA = 'https://schema.jwplayer.com/types/thumbnail.json';

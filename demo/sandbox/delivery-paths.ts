@@ -11,6 +11,8 @@
 //   /strips/<media_id>-120.vtt                     the storyboard, and its sprite sheet (-120.svg)
 //   /v2/media/<media_id>/poster.jpg                the poster (Delivery API v2, ?width=)
 //   /v2/media/<media_id>/thumbnails/<id>.jpg       a thumbnail (Delivery API v2, ?width=)
+//   /v2/media/<media_id>                           a media as JSON (Delivery API v2, delivery-api.ts)
+//   /v2/playlists/<playlist_id>                    a playlist's page of media as JSON (Delivery API v2)
 
 export const deliveryPath = {
   /** The platform names a rendition by its media and its conversion template; the sandbox's rendition id stands for it. */
@@ -20,10 +22,19 @@ export const deliveryPath = {
   strip: (mediaId: string): string => `/strips/${mediaId}-120.vtt`,
   poster: (mediaId: string): string => `/v2/media/${mediaId}/poster.jpg`,
   thumbnail: (mediaId: string, thumbnailId: string): string => `/v2/media/${mediaId}/thumbnails/${thumbnailId}.jpg`,
+  /** The Delivery API's JSON answers (delivery-api.ts). */
+  mediaFeed: (mediaId: string): string => `/v2/media/${mediaId}`,
+  playlistFeed: (playlistId: string): string => `/v2/playlists/${playlistId}`,
+  /** The media's preview page, as the platform links it (the sandbox serves none). */
+  preview: (mediaId: string): string => `/previews/${mediaId}`,
 } as const;
 
-/** Where the catalog's files are. `/cdn/` holds the test fixtures only (hostile folder, test HLS, generated files). */
-export const DELIVERY_PREFIXES = ['/videos/', '/manifests/', '/tracks/', '/strips/', '/thumbs/', '/v2/media/', '/cdn/'] as const;
+/**
+ * Where the catalog's files are, and the Delivery API's JSON answers (`/v2/media/<id>`, `/v2/playlists/<id>`: the
+ * Management API is all under `/v2/sites/`). `/cdn/` holds the test fixtures only (hostile folder, test HLS, generated
+ * files).
+ */
+export const DELIVERY_PREFIXES = ['/videos/', '/manifests/', '/tracks/', '/strips/', '/thumbs/', '/v2/media/', '/v2/playlists/', '/cdn/'] as const;
 
 export function isDeliveryPath(path: string): boolean {
   return DELIVERY_PREFIXES.some((prefix) => path.startsWith(prefix));
@@ -50,5 +61,24 @@ export function deliveryOwner(path: string): DeliveryOwner | null {
   if (match) return { kind: 'text_track', id: match[1]!, scheme: 'legacy' };
   match = /^\/v2\/media\/([A-Za-z0-9]+)\/(?:poster\.jpg|thumbnails\/[A-Za-z0-9]+\.jpg)$/.exec(path);
   if (match) return { kind: 'media', id: match[1]!, scheme: 'jwt' };
+  return null;
+}
+
+/**
+ * The Delivery API's two JSON routes, named as /_sandbox/scripted takes them (the Management API's routes are named by
+ * their pattern the same way). Only these exact paths: `/v2/media/<id>/poster.jpg` and the thumbnails are images.
+ */
+export const DELIVERY_API_ROUTES = [
+  { method: 'GET', pattern: '/v2/media/:media' },
+  { method: 'GET', pattern: '/v2/playlists/:playlist' },
+] as const;
+export type DeliveryApiRoute = (typeof DELIVERY_API_ROUTES)[number];
+
+/** The Delivery API route a path is, with its id, or null. */
+export function deliveryApiRoute(path: string): { route: DeliveryApiRoute; params: Record<string, string> } | null {
+  let match = /^\/v2\/media\/([A-Za-z0-9]+)$/.exec(path);
+  if (match) return { route: DELIVERY_API_ROUTES[0], params: { media: match[1]! } };
+  match = /^\/v2\/playlists\/([A-Za-z0-9]+)$/.exec(path);
+  if (match) return { route: DELIVERY_API_ROUTES[1], params: { playlist: match[1]! } };
   return null;
 }

@@ -32,6 +32,11 @@ export interface Media extends StoredBase<'media'> {
   hosting_type: HostingType;
   metadata: MediaMetadata;
   upload: MediaUpload | null;
+  /**
+   * Whether the platform packages the media as HLS too (its Delivery API answer lists `/manifests/<id>.m3u8`); the
+   * Management API lists no rendition for it. The sandbox's own (never answered); absent reads as true.
+   */
+  hls?: boolean;
 }
 
 export interface MediaRendition extends StoredBase<'media_rendition'> {

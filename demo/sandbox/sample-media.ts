@@ -15,7 +15,7 @@ import videoTs from './media/sample.mpegts';
 export const SAMPLE_VIDEO_MP4 = new Uint8Array(videoMp4);
 /** AAC in MP4, 5 s. */
 export const SAMPLE_AUDIO_MP4 = new Uint8Array(audioMp4);
-/** The same clip as one MPEG-TS segment, for HLS renditions (browsers that play HLS natively pick those). */
+/** The same clip as one MPEG-TS segment, for the HLS packaged on the delivery side (assets.ts `hlsLadder`). */
 export const SAMPLE_VIDEO_TS = new Uint8Array(videoTs);
 
 /** Seconds in every sample clip. */

@@ -4,7 +4,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { readActionBody, readEnvelope } from './body.ts';
 import type { RouteContext } from './context.ts';
 import { readJsonObject } from './body.ts';
-import { catalog, controlError, emptyStats, type Faults, parseFaults, refuseForeignWrite, type Stats } from './controls.ts';
+import { catalog, controlError, type Faults, parseFaults, readStats, refuseForeignWrite, type Stats, STATS_KEY } from './controls.ts';
 import { deliver } from './delivery.ts';
 import { isDeliveryPath } from './delivery-paths.ts';
 import { configuredRateLimit, type SandboxEnv } from './env.ts';
@@ -12,6 +12,7 @@ import { geoLookup } from './geo.ts';
 import { createMedia } from './handlers/media.ts';
 import { HOSTILE_FILES, hostileMediaBody } from './hostile-folder.ts';
 import { errorResponse, HttpError, json, sha256Hex } from './http.ts';
+import { playsListing, seedPlays } from './plays.ts';
 import { matchRoute } from './routes.ts';
 import { scriptedAnswer, scriptedControl } from './scripted.ts';
 import { MAX_EXTRA_MEDIA, SEED_VERSION, seedCatalog, seedExtraMedia } from './seed.ts';
@@ -33,9 +34,10 @@ const INDEX = {
   about: 'A stand-in for the video platform (Management API v2 and Geo Location Lookup API). Local use only.',
   v2: '/v2/sites/<site_id>/... with Authorization: Bearer <API_SECRET>',
   geo: '/ip_lookup/<client>/<ip_address> with X-Auth-Key: <GEO_API_KEY>',
-  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET|POST /_sandbox/faults', 'GET|POST /_sandbox/processing', 'POST /_sandbox/reset',
-    'GET|PUT /_sandbox/sites/<site_id>/url-signing', 'GET|POST|DELETE /_sandbox/scripted'],
-  delivery: '/videos/, /manifests/, /tracks/, /strips/, /v2/media/<media_id>/poster.jpg and thumbnails/ (URL signing per site)',
+  controls: ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/plays', 'GET|POST /_sandbox/faults', 'GET|POST /_sandbox/processing',
+    'POST /_sandbox/reset', 'GET|PUT /_sandbox/sites/<site_id>/url-signing', 'GET|POST|DELETE /_sandbox/scripted'],
+  delivery: '/videos/, /manifests/, /tracks/, /strips/, /v2/media/<media_id>/poster.jpg and thumbnails/, and the Delivery API\'s JSON: ' +
+    'GET /v2/media/<media_id>, GET /v2/playlists/<playlist_id> (URL signing per site)',
   uploads: 'PUT /upload/<upload_id>/<part>?key=... (the upload links POST media/ answers)',
 };
 const GEO_PATTERN = 'GET /ip_lookup/:client/:ip';
@@ -57,6 +59,8 @@ export class SandboxState extends DurableObject<SandboxEnv> {
     this.ctx.storage.transactionSync(() => {
       this.store.wipe();
       seedCatalog(this.store);
+      // The seeded media's play counts (plays.ts); media added later (extra_media, uploads) start at 0.
+      seedPlays(this.store);
       this.store.setMeta('seed_version', SEED_VERSION);
     });
   }
@@ -73,8 +77,9 @@ export class SandboxState extends DurableObject<SandboxEnv> {
       }
       const bodyText = new TextDecoder().decode(bytes);
       if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return await this.control(request, url, bodyText);
-      // The delivery host: the catalog's files (videos, manifests, tracks, strips, the Delivery API's images), each
-      // site's URL signing enforced, and the test fixtures under /cdn/. No credential; not counted in the stats.
+      // The delivery host: the catalog's files (videos, manifests, tracks, strips, the Delivery API's images and JSON),
+      // each site's URL signing enforced, and the test fixtures under /cdn/. No credential and no rate window; only the
+      // Delivery API's JSON calls are counted, apart (`delivery_calls`).
       if (isDeliveryPath(path)) return await deliver(this.store, this.env, request, url);
       if (path === '/v2' || path.startsWith('/v2/')) return await this.api(request, url, 'v2', bodyText);
       if (path.startsWith('/ip_lookup/')) return await this.api(request, url, 'geo', bodyText);
@@ -260,6 +265,12 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           const body = readJsonObject(bodyText);
           return this.ctx.storage.transactionSync(() => processingControl(this.store, body, Date.now()));
         }
+        case 'GET /_sandbox/plays': {
+          // Each media's play count (plays.ts), of one site with ?site=<id>, else of every site.
+          const siteId = url.searchParams.get('site');
+          if (siteId !== null && !this.store.get('site', siteId, siteId)) return errorResponse(404, 'not_found', `Site '${siteId}' was not found.`);
+          return json(playsListing(this.store, siteId));
+        }
         case 'GET /_sandbox/stats':
           return json({ ...this.stats(), rate_limit_per_minute: this.store.getMeta<number>('rate_limit_per_minute') ?? configuredRateLimit(this.env) });
         case 'GET /_sandbox/faults':
@@ -314,7 +325,7 @@ export class SandboxState extends DurableObject<SandboxEnv> {
           return this.ctx.storage.transactionSync(() => createMedia(ctx) as Response);
         }
         default: {
-          const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/faults', 'POST /_sandbox/faults',
+          const known = ['GET /_sandbox/catalog', 'GET /_sandbox/stats', 'GET /_sandbox/plays', 'GET /_sandbox/faults', 'POST /_sandbox/faults',
             'GET /_sandbox/processing', 'POST /_sandbox/processing', 'POST /_sandbox/reset', 'POST /_sandbox/hostile-media',
             'GET /_sandbox/sites/<site_id>/url-signing', 'PUT /_sandbox/sites/<site_id>/url-signing',
             'GET|POST|DELETE /_sandbox/scripted'];
@@ -353,11 +364,11 @@ export class SandboxState extends DurableObject<SandboxEnv> {
   }
 
   private stats(): Stats {
-    return this.store.getMeta<Stats>('stats') ?? emptyStats();
+    return readStats(this.store);
   }
 
   private saveStats(stats: Stats): void {
-    this.store.setMeta('stats', stats);
+    this.store.setMeta(STATS_KEY, stats);
   }
 }
 

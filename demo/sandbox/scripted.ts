@@ -3,9 +3,16 @@
 // seed would never give. A scripted answer stands in for the route's handler only: the credential, the rate window,
 // the statistics and the query rules still apply, and the answer still carries its rate headers. The conformance gate
 // (test/platform/) still checks it: an answer the platform's definition rules out reaches the worker as the gate's 500.
+// The Delivery API's two JSON routes (`GET /v2/media/:media`, `GET /v2/playlists/:playlist`) take scripts the same
+// way: there the site's URL signing and the query rules still apply, and `delivery_calls` counts them.
+import { DELIVERY_API_ROUTES } from './delivery-paths.ts';
 import { errorResponse, HttpError, invalid, json } from './http.ts';
 import { ROUTES, type Route } from './routes.ts';
 import type { Store } from './store.ts';
+
+/** What a script names: a route's method and pattern. */
+type Scriptable = Pick<Route, 'method' | 'pattern'>;
+const SCRIPTABLE: readonly Scriptable[] = [...ROUTES, ...DELIVERY_API_ROUTES];
 
 /** One scripted answer, as kept; its body lives under its own key (`bodyKey`), read only when it answers. */
 interface Script {
@@ -23,8 +30,8 @@ const INDEX = 'scripted';
 const MAX_SCRIPTS = 100;
 const KNOWN = ['route', 'params', 'status', 'body', 'times'];
 
-const label = (route: Route): string => `${route.method} ${route.pattern}`;
-const paramNames = (route: Route): string[] => route.pattern.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+const label = (route: Scriptable): string => `${route.method} ${route.pattern}`;
+const paramNames = (route: Scriptable): string[] => route.pattern.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
 
 function scripts(store: Store): Script[] {
   return store.getMeta<Script[]>(INDEX) ?? [];
@@ -66,9 +73,10 @@ function add(store: Store, body: unknown): void {
   for (const key of Object.keys(script)) {
     if (!KNOWN.includes(key)) throw invalid('invalid_parameter', `Unknown option '${key.slice(0, 40)}'; known: ${KNOWN.join(', ')}.`);
   }
-  const route = ROUTES.find((r) => label(r) === script.route);
+  const route = SCRIPTABLE.find((r) => label(r) === script.route);
   if (!route) {
-    throw invalid('invalid_parameter', 'route must name a v2 route as /_sandbox/stats does, e.g. "GET /v2/sites/:site/media/:media/".');
+    throw invalid('invalid_parameter', 'route must name a v2 route as /_sandbox/stats does, e.g. "GET /v2/sites/:site/media/:media/", '
+      + `or a Delivery API route (${DELIVERY_API_ROUTES.map(label).join(', ')}).`);
   }
   const params = script.params ?? {};
   const names = paramNames(route);
@@ -105,7 +113,7 @@ function sorted(params: Record<string, string>): Record<string, string> {
  * The scripted answer to a call of `route` with `params`, or null when none is set: the newest script that matches,
  * one of its `times` spent.
  */
-export function scriptedAnswer(store: Store, route: Route, params: Record<string, string>): Response | null {
+export function scriptedAnswer(store: Store, route: Scriptable, params: Record<string, string>): Response | null {
   const list = scripts(store);
   if (!list.length) return null;
   const name = label(route);

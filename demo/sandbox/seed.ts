@@ -122,6 +122,7 @@ function seedMedia(store: Store, random: Random, site: SiteSeed, i: number, site
     // The signing site delivers a third of its media as MP4 files only, the rest with HLS too.
     const hls = siteIndex !== SEALED_SITE_INDEX || i % 3 !== 1;
     const conv = processMedia(doc, doc.created, () => random.id(), widths, hls);
+    doc.hls = conv.hls;
     store.put('original', site.id, id, conv.original);
     for (const rendition of conv.renditions) store.put('media_rendition', site.id, id, rendition);
     for (const thumbnail of conv.thumbnails) store.put('thumbnail', site.id, id, thumbnail);
@@ -303,6 +304,7 @@ export function seedExtraMedia(store: Store, siteId: string, count: number): str
       upload: { method: 'fetch', mime_type: 'video/mp4', source_url: `https://uploads.example.com/${id}.mp4`, download_url: null, trim_in_point: null, trim_out_point: null },
     };
     const conv = processMedia(doc, doc.created, () => random.id(), [640], false);
+    doc.hls = conv.hls;
     store.put('original', siteId, id, conv.original);
     for (const rendition of conv.renditions) store.put('media_rendition', siteId, id, rendition);
     for (const thumbnail of conv.thumbnails) store.put('thumbnail', siteId, id, thumbnail);

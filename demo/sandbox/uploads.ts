@@ -139,6 +139,7 @@ function finish(store: Store, entry: Pending, at: number): void {
   media.status = 'ready';
   media.error_message = null;
   const conv = processMedia(media, when, freshId);
+  media.hls = conv.hls;
   store.put('original', entry.site, media.id, conv.original);
   for (const rendition of conv.renditions) store.put('media_rendition', entry.site, media.id, rendition);
   for (const thumbnail of conv.thumbnails) store.put('thumbnail', entry.site, media.id, thumbnail);

@@ -7,6 +7,7 @@
 // altered path, exp or parameter) or past its exp, and serves a correctly signed one: "incorrectly signed URLs will
 // always get a 403 returned and correctly signed URLs will always work". The secret is the site's: the binding
 // SIGNED_SITE_SECRET for the site the seed makes for signing, one derived from it for every other site.
+import type { SandboxEnv } from './env.ts';
 import { HttpError } from './http.ts';
 import type { Store } from './store.ts';
 
@@ -110,6 +111,26 @@ export async function checkLegacy(url: URL, secret: string, enforce: boolean, no
 /** JWT claims that are not request parameters (RFC 7519's registered names, and the platform's `resource`). */
 const NOT_PARAMETERS = new Set(['resource', 'exp', 'nbf', 'iat', 'iss', 'sub', 'aud', 'jti']);
 
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Signs tokens of the JWT scheme (HS256) under a secret, its key imported once: a signed Delivery API answer writes one
+ * into each of its /v2/ URLs (posters, pages, recommendations), so a player follows them as it was answered.
+ */
+export async function jwtSigner(secret: string): Promise<(claims: Record<string, unknown>) => Promise<string>> {
+  const key = await hmacKey(secret, 'sign');
+  const head = base64url(encoder.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
+  return async (claims) => {
+    const body = base64url(encoder.encode(JSON.stringify(claims)));
+    const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(`${head}.${body}`));
+    return `${head}.${body}.${base64url(new Uint8Array(signature))}`;
+  };
+}
+
 function base64urlBytes(part: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(part) || part.length % 4 === 1) return null;
   const binary = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
@@ -161,4 +182,25 @@ export async function checkJwt(url: URL, secret: string, enforce: boolean, nowSe
     if (params.get(name) !== value) return refuse(`The query parameter '${name}' is not the one the token carries.`);
   }
   return { ok: true, exp: payload.exp, params };
+}
+
+/** Whether the request carries the signature of its path's scheme at all (any of its parameters). */
+function carriesSignature(url: URL, scheme: 'legacy' | 'jwt'): boolean {
+  return scheme === 'legacy' ? url.searchParams.has('exp') || url.searchParams.has('sig') : url.searchParams.has('token');
+}
+
+/**
+ * A site's verdict on a delivery request in the path's scheme: unsigned requests pass where the site does not enforce,
+ * signed ones are checked on every site. `secret`: the site's, when it was needed (to sign what the answer names).
+ */
+export async function siteVerdict(store: Store, env: SandboxEnv, url: URL, scheme: 'legacy' | 'jwt', site: string):
+  Promise<Verdict & { secret?: string }> {
+  const signing = siteSigning(store, site)!;
+  if (!signing.enforce && !carriesSignature(url, scheme)) return { ok: true, exp: null, params: url.searchParams };
+  const secret = await siteSecret(env.SIGNED_SITE_SECRET, site, signing.secret);
+  const now = Math.floor(Date.now() / 1000);
+  const verdict = scheme === 'legacy'
+    ? await checkLegacy(url, secret, signing.enforce, now)
+    : await checkJwt(url, secret, signing.enforce, now);
+  return { ...verdict, secret };
 }

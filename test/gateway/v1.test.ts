@@ -92,8 +92,10 @@ describe('v1 read routes', () => {
     // v1's conversions: an original has no link and its size as text; renditions keep theirs.
     expect(conversions.body.conversions.find((c: { key: string }) => c.key === originals[0]!.id))
       .toEqual({ key: originals[0]!.id, status: 'ready', link: null, filesize: originals[0]!.size, width: null, height: null, mediatype: 'original' });
-    const hls = renditions.find((r) => r.format === 'm3u8')!;
-    expect(conversions.body.conversions.find((c: { key: string }) => c.key === hls.id)).toMatchObject({ mediatype: 'video', width: null });
+    // A video rendition is a conversion of mediatype video with its picture's size (the platform lists no HLS one).
+    const video = renditions.find((r) => r.format === 'mp4')!;
+    expect(conversions.body.conversions.find((c: { key: string }) => c.key === video.id))
+      .toMatchObject({ mediatype: 'video', width: video.width, height: video.height });
 
     const tracks = (await direct<TextTrackList>(`${V2}/media/${id}/text_tracks/`)).body.text_tracks;
     const track = await v1(`/v1/videos/tracks/show?video_key=${id}&track_key=${tracks[0]!.id}`, key);

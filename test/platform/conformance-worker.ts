@@ -8,7 +8,9 @@
  *   besides the check, every member the definition does not name is dropped, including the contents of objects it
  *   leaves open without naming a member (`relationships`), so nothing the platform does not promise reaches the worker.
  *
- * Byte routes (the sandbox's CDN paths), the geo lookup and the sandbox's controls pass through untouched, and so do
+ * The Delivery API's JSON answers (`GET /v2/media/<id>`, `GET /v2/playlists/<id>`) are checked the same way, against
+ * delivery-schema.json. Byte routes (the sandbox's CDN paths), the geo lookup and the sandbox's controls pass through
+ * untouched, and so do
  * answers the sandbox deforms on purpose under a fault (marked `x-sandbox-fault`): they stand for a platform that
  * changed, which is what the worker is then tested against.
  */

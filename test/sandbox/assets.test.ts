@@ -1,6 +1,8 @@
-// What delivery URLs serve: SVG thumbnails and media posters honouring ?width=, WebVTT with real cues, MP4 and HLS.
+// What delivery URLs serve: SVG thumbnails and media posters honouring ?width=, WebVTT with real cues, MP4 and HLS
+// (the HLS a video is packaged in: the Management API lists no rendition for it; the Delivery API names its master).
 import { env } from 'cloudflare:test';
 import { beforeEach, expect, it } from 'vitest';
+import type { DeliveryFeed, DeliverySource } from '../../worker/contract/delivery-types.ts';
 import { callJson, reset, sites, type SiteCatalog } from './helpers.ts';
 
 let site: SiteCatalog;
@@ -95,24 +97,37 @@ it('MP4 rendition delivery URLs serve a real, playable MP4 and honour byte range
 const HLS = 'application/vnd.apple.mpegurl';
 const uris = (playlist: string) => playlist.split('\n').filter((line) => line && !line.startsWith('#'));
 
-it('HLS rendition delivery URLs serve a master playlist of two variants, each of several real MPEG-TS segments', async () => {
-  const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/media_renditions/`)).body.media_renditions;
-  const hls = renditions.find((rendition: { format: string }) => rendition.format === 'm3u8');
-  expect(hls.delivery_url).toMatch(/\/manifests\/[A-Za-z0-9]+\.m3u8$/);
-  const response = await env.SANDBOX.fetch(hls.delivery_url);
+/** A published video's HLS master: the first source of its Delivery API answer (the big site does not sign). */
+async function hlsSource(mediaId: string): Promise<DeliverySource> {
+  const answer = await callJson<DeliveryFeed>('GET', `/v2/media/${mediaId}`, { anonymous: true });
+  expect(answer.status, mediaId).toBe(200);
+  const [first] = answer.body.playlist[0]!.sources;
+  expect(first, mediaId).toMatchObject({ type: HLS, file: expect.stringMatching(new RegExp(`/manifests/${mediaId}\\.m3u8$`)) });
+  return first!;
+}
+
+it('a video\'s HLS master, its Delivery API answer\'s first source, serves two variants, each of several real MPEG-TS segments', async () => {
+  const mediaId = site.media.published[1]!;
+  // HLS is the delivery side's: the Management API lists MP4 renditions only.
+  const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${mediaId}/media_renditions/`)).body.media_renditions;
+  expect(renditions.map((rendition: { format: string }) => rendition.format)).not.toContain('m3u8');
+  const source = await hlsSource(mediaId);
+  // Named with its top variant's size.
+  expect([source.width, source.height]).toEqual([1280, 720]);
+  const master = source.file;
+  const response = await env.SANDBOX.fetch(master);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe(HLS);
-  const master = await response.text();
-  expect(master.startsWith('#EXTM3U\n')).toBe(true);
-  expect(master.match(/#EXT-X-STREAM-INF:BANDWIDTH=\d+,RESOLUTION=\d+x\d+/g)).toHaveLength(2);
+  const text = await response.text();
+  expect(text.startsWith('#EXTM3U\n')).toBe(true);
+  expect(text.match(/#EXT-X-STREAM-INF:BANDWIDTH=\d+,RESOLUTION=\d+x\d+/g)).toHaveLength(2);
   // The clip's own codecs (H.264 Constrained Baseline 1.2, AAC-LC): an MSE player builds its buffers from them.
-  expect(master.match(/,CODECS="avc1\.42c00c,mp4a\.40\.2"/g)).toHaveLength(2);
-  const { duration } = (await callJson('GET', `/v2/sites/${site.id}/media/${site.media.published[1]}/`)).body;
-  const variants = uris(master);
-  const mediaId = site.media.published[1]!;
+  expect(text.match(/,CODECS="avc1\.42c00c,mp4a\.40\.2"/g)).toHaveLength(2);
+  const { duration } = (await callJson('GET', `/v2/sites/${site.id}/media/${mediaId}/`)).body;
+  const variants = uris(text);
   expect(variants).toEqual([`${mediaId}/360p/index.m3u8`, `${mediaId}/720p/index.m3u8`]);
   for (const variant of variants) {
-    const url = new URL(variant, hls.delivery_url).href;
+    const url = new URL(variant, master).href;
     const media = await (await env.SANDBOX.fetch(url)).text();
     expect(media).toContain('#EXT-X-PLAYLIST-TYPE:VOD');
     expect(media).toContain('#EXT-X-ENDLIST');
@@ -129,24 +144,22 @@ it('HLS rendition delivery URLs serve a master playlist of two variants, each of
     expect(past.status).toBe(404);
     await past.body?.cancel();
   }
-  const outside = await env.SANDBOX.fetch(new URL(`${mediaId}/1080p/index.m3u8`, hls.delivery_url).href);
+  const outside = await env.SANDBOX.fetch(new URL(`${mediaId}/1080p/index.m3u8`, master).href);
   expect(outside.status).toBe(404);
   await outside.body?.cancel();
 });
 
 it('a media with subtitles lists them in its HLS master as a subtitles group of WebVTT playlists', async () => {
-  const id = site.media.with_subtitles[0]!;
-  const renditions = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/media_renditions/`)).body.media_renditions;
-  const hls = renditions.find((rendition: { format: string }) => rendition.format === 'm3u8');
-  const master = await (await env.SANDBOX.fetch(hls.delivery_url)).text();
-  const group = /#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",[^\n]*URI="([A-Za-z0-9]+\/subs\/[A-Za-z0-9]+\.m3u8)"/.exec(master);
+  const master = (await hlsSource(site.media.with_subtitles[0]!)).file;
+  const text = await (await env.SANDBOX.fetch(master)).text();
+  const group = /#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",[^\n]*URI="([A-Za-z0-9]+\/subs\/[A-Za-z0-9]+\.m3u8)"/.exec(text);
   expect(group).not.toBeNull();
-  expect(master).toContain('SUBTITLES="subs"');
-  const url = new URL(group![1]!, hls.delivery_url).href;
+  expect(text).toContain('SUBTITLES="subs"');
+  const url = new URL(group![1]!, master).href;
   const playlist = await (await env.SANDBOX.fetch(url)).text();
   const [vtt] = uris(playlist);
-  const text = await (await env.SANDBOX.fetch(new URL(vtt!, url).href)).text();
-  expect(text.startsWith('WEBVTT\n')).toBe(true);
+  const vttText = await (await env.SANDBOX.fetch(new URL(vtt!, url).href)).text();
+  expect(vttText.startsWith('WEBVTT\n')).toBe(true);
 });
 
 it('the generated file streams any size on the fly, with ranges, a length and a checkable pattern', async () => {

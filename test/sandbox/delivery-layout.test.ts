@@ -2,6 +2,7 @@
 // platform's path for that file, on the caller's origin, and opens it.
 import { env } from 'cloudflare:test';
 import { beforeEach, expect, it } from 'vitest';
+import type { DeliveryFeed } from '../../worker/contract/delivery-types.ts';
 import { callJson, ORIGIN, reset, sites, type SiteCatalog } from './helpers.ts';
 
 let site: SiteCatalog;
@@ -17,18 +18,33 @@ const open = async (url: string): Promise<Response> => {
   return response;
 };
 
-it('renditions: /videos/<media>-<rendition>.mp4 (.m4a for audio) and /manifests/<media>.m3u8, each opening its file', async () => {
+it('renditions: /videos/<media>-<rendition>.mp4 (.m4a for audio); a video\'s HLS (the Delivery API\'s first source): /manifests/<media>.m3u8; each opens its file', async () => {
   for (const id of [...site.media.published.slice(0, 3), site.media.audio[0]!]) {
     const { media_renditions: renditions } = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/media_renditions/`)).body;
-    expect(renditions.length).toBeGreaterThan(1);
+    expect(renditions.length).toBeGreaterThan(0);
+    const audio = (await callJson('GET', `/v2/sites/${site.id}/media/${id}/`)).body.media_type === 'audio';
     for (const rendition of renditions as Array<{ id: string; format: string; delivery_url: string }>) {
-      const expected = rendition.format === 'm3u8' ? `${ORIGIN}/manifests/${id}.m3u8` : `${ORIGIN}/videos/${id}-${rendition.id}.${rendition.format}`;
-      expect(rendition.delivery_url).toBe(expected);
+      // The Management API lists the MP4 (M4A) files only: HLS is packaged on the delivery side.
+      expect(rendition.format).toBe(audio ? 'm4a' : 'mp4');
+      expect(rendition.delivery_url).toBe(`${ORIGIN}/videos/${id}-${rendition.id}.${rendition.format}`);
       const response = await open(rendition.delivery_url);
-      const type = { m3u8: 'application/vnd.apple.mpegurl', mp4: 'video/mp4', m4a: 'audio/mp4' }[rendition.format];
-      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('content-type')).toBe(audio ? 'audio/mp4' : 'video/mp4');
       await response.body?.cancel();
     }
+    const { sources } = (await callJson<DeliveryFeed>('GET', `/v2/media/${id}`, { anonymous: true })).body.playlist[0]!;
+    const manifest = `${ORIGIN}/manifests/${id}.m3u8`;
+    if (audio) {
+      // An audio media has no manifest: its M4A is all the delivery side names.
+      expect(sources.map((source) => source.type)).toEqual(['audio/mp4']);
+      const missing = await env.SANDBOX.fetch(manifest);
+      expect(missing.status, manifest).toBe(404);
+      await missing.body?.cancel();
+      continue;
+    }
+    expect(sources[0]).toMatchObject({ file: manifest, type: 'application/vnd.apple.mpegurl' });
+    const response = await open(manifest);
+    expect(response.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    await response.body?.cancel();
   }
   // A rendition's file is at its own name only: another media's id, or the other extension, is not it.
   const id = site.media.published[0]!;

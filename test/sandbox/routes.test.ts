@@ -1,5 +1,6 @@
 // Every route of the spec's endpoint table answers with its method, status and the contract shape (v2-types.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
+import { deliveryPath } from '../../demo/sandbox/delivery-paths.ts';
 import { call, callJson, ORIGIN, reset, setProcessing, sites, type SiteCatalog } from './helpers.ts';
 
 let site: SiteCatalog;
@@ -41,6 +42,10 @@ const posterImage = (mediaId: string, width = 720) => call('GET', `/v2/media/${m
 const thumbnailImage = (mediaId: string, thumbnailId: string, width = 720) =>
   call('GET', `/v2/media/${mediaId}/thumbnails/${thumbnailId}.jpg?width=${width}`, { anonymous: true });
 
+/** The HLS master the delivery side packages for a media (public here: no credential). */
+const hlsMaster = (mediaId: string) => call('GET', deliveryPath.manifest(mediaId), { anonymous: true });
+const HLS = 'application/vnd.apple.mpegurl';
+
 async function firstPublished(): Promise<string> {
   return site.media.published[0]!;
 }
@@ -55,8 +60,9 @@ describe('media', () => {
     expectDocumentedMedia(answer.body);
     expect(answer.body).toMatchObject({ status: 'processing', duration: null, mime_type: 'video/mp4', hosting_type: 'hosted' });
     expect((await callJson('GET', `${base}/media/${answer.body.id}/media_renditions/`)).body.media_renditions).toEqual([]);
-    // No frame yet, so no poster on the delivery side either.
+    // No frame yet, so no poster on the delivery side either, and no MP4 file to package HLS from.
     expect((await posterImage(answer.body.id)).status).toBe(404);
+    expect((await hlsMaster(answer.body.id)).status).toBe(404);
     await setProcessing({ finish: true });
     const created = await callJson('GET', `${base}/media/${answer.body.id}/`);
     expectDocumentedMedia(created.body);
@@ -67,8 +73,13 @@ describe('media', () => {
     expect(poster.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(await poster.text()).toMatch(/^<svg [^>]*width="320" height="180"/);
     const renditions = await callJson('GET', `${base}/media/${created.body.id}/media_renditions/`);
-    expect(renditions.body.media_renditions.map((r: { width: number | null }) => r.width)).toEqual(expect.arrayContaining([320, 640, 1280, 1920, null]));
-    expect(new Set(renditions.body.media_renditions.map((r: { format: string }) => r.format))).toEqual(new Set(['mp4', 'm3u8']));
+    // The MP4 ladder; HLS is no rendition: the delivery side packages it from these files.
+    expect(renditions.body.media_renditions.map((r: { width: number | null }) => r.width).sort((a: number, b: number) => a - b))
+      .toEqual([320, 640, 1280, 1920]);
+    expect(new Set(renditions.body.media_renditions.map((r: { format: string }) => r.format))).toEqual(new Set(['mp4']));
+    const master = await hlsMaster(created.body.id);
+    expect([master.status, master.headers.get('content-type')]).toEqual([200, HLS]);
+    expect(await master.text()).toMatch(/^#EXTM3U\n/);
     const originals = await callJson('GET', `${base}/media/${created.body.id}/originals/`);
     expect(originals.body.originals).toEqual([expect.objectContaining({ type: 'original', status: 'ready', size: expect.stringMatching(/^\d+$/) })]);
   });
@@ -163,15 +174,26 @@ describe('renditions and originals', () => {
     expect((await callJson('GET', path)).body.total).toBe(before.body.total);
   });
 
-  it('renditions say their format, and have no size where there is no single picture (HLS, audio)', async () => {
-    const video = (await callJson('GET', `${base}/media/${await firstPublished()}/media_renditions/`)).body.media_renditions;
-    const hls = video.filter((r: { format: string }) => r.format === 'm3u8');
-    expect(hls).toEqual([expect.objectContaining({ width: null, height: null, delivery_url: expect.stringMatching(/\/manifests\/[A-Za-z0-9]+\.m3u8$/) })]);
-    for (const mp4 of video.filter((r: { format: string }) => r.format === 'mp4')) {
+  it('renditions say their format, MP4 or M4A (no rendition is HLS: the Delivery API names the manifest), and audio has no size', async () => {
+    const videoId = await firstPublished();
+    const video = (await callJson('GET', `${base}/media/${videoId}/media_renditions/`)).body.media_renditions;
+    expect(video.length).toBeGreaterThan(0);
+    for (const mp4 of video) {
+      expect(mp4.format).toBe('mp4');
+      expect(mp4.delivery_url).toMatch(/\/videos\/[A-Za-z0-9]+-[A-Za-z0-9]+\.mp4$/);
       expect(mp4.height).toBe(Math.round((mp4.width * 9) / 16));
     }
-    const audio = (await callJson('GET', `${base}/media/${site.media.audio[0]}/media_renditions/`)).body.media_renditions;
-    expect(audio.map((r: { format: string }) => r.format).sort()).toEqual(['m3u8', 'm4a']);
+    // The video's HLS is on the delivery side: its Delivery API answer lists the manifest first, with the top variant's size.
+    const feed = await callJson('GET', `/v2/media/${videoId}`, { anonymous: true });
+    expect(feed.status).toBe(200);
+    expect(feed.body.playlist[0].sources[0]).toEqual({ file: `${ORIGIN}/manifests/${videoId}.m3u8`, type: HLS, width: 1280, height: 720 });
+    // Audio has no single picture (no size), and no manifest: its M4A is all there is.
+    const audioId = site.media.audio[0]!;
+    const audio = (await callJson('GET', `${base}/media/${audioId}/media_renditions/`)).body.media_renditions;
+    expect(audio).toEqual([expect.objectContaining({ format: 'm4a', width: null, height: null })]);
+    const audioFeed = await callJson('GET', `/v2/media/${audioId}`, { anonymous: true });
+    expect(audioFeed.body.playlist[0].sources.map((s: { type: string }) => s.type)).toEqual(['audio/mp4']);
+    expect((await hlsMaster(audioId)).status).toBe(404);
     for (const rendition of [...video, ...audio]) {
       for (const member of ['media_id', 'mime_type', 'media_type']) expect(rendition).not.toHaveProperty(member);
       expect(rendition.metadata).toEqual({});

@@ -3,6 +3,7 @@
 // enforces it with the SIGNED_SITE_SECRET binding; every site refuses what is signed wrongly.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryFeed, DeliveryItem } from '../../worker/contract/delivery-types.ts';
 import { callJson, catalog, control, errorShape, ORIGIN, reset, SIGNING_SECRET, sites, type SiteCatalog } from './helpers.ts';
 
 const SEALED_ID = 'nvsLN98U';
@@ -61,14 +62,27 @@ async function expectOk(url: string, init?: RequestInit): Promise<Response> {
 const uris = (playlist: string) => [...playlist.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]!)
   .concat(playlist.split('\n').filter((line) => line && !line.startsWith('#')));
 
+const HLS = 'application/vnd.apple.mpegurl';
+
 let sealed: SiteCatalog;
-/** Published video media of the signing site: one with HLS, captions and a storyboard; one delivered as MP4 only. */
+/**
+ * Published video media of the signing site: one with HLS (its Delivery API answer names a manifest first), captions
+ * and a storyboard; one delivered as MP4 only (no manifest).
+ */
 let withHls: string;
 let mp4Only: string;
 const renditionsOf = async (site: string, id: string) =>
   (await callJson('GET', `/v2/sites/${site}/media/${id}/media_renditions/`)).body.media_renditions as Array<{ id: string; format: string; delivery_url: string }>;
 const tracksOf = async (site: string, id: string) =>
   (await callJson('GET', `/v2/sites/${site}/media/${id}/text_tracks/`)).body.text_tracks as Array<{ id: string; delivery_url: string }>;
+/** A media's item in its Delivery API answer, asked for signed (the signing site enforces): its files come signed too. */
+async function deliveryItemOf(id: string): Promise<DeliveryItem> {
+  const response = await get(await tokenized(`${ORIGIN}/v2/media/${id}`));
+  expect(response.status, id).toBe(200);
+  return (await response.json<DeliveryFeed>()).playlist[0]!;
+}
+/** A URL without its query (a signed answer's file, bare). */
+const bare = (url: string) => `${new URL(url).origin}${new URL(url).pathname}`;
 
 beforeEach(async () => {
   await reset({ rate_limit_per_minute: 10_000 });
@@ -78,9 +92,9 @@ beforeEach(async () => {
   withHls = '';
   mp4Only = '';
   for (const m of all.filter((m) => published.has(m.id) && m.media_type === 'video')) {
-    const formats = (await renditionsOf(SEALED_ID, m.id)).map((r) => r.format);
-    if (!withHls && formats.includes('m3u8') && (await tracksOf(SEALED_ID, m.id)).length > 0) withHls = m.id;
-    if (!mp4Only && !formats.includes('m3u8')) mp4Only = m.id;
+    const hls = (await deliveryItemOf(m.id)).sources[0]?.type === HLS;
+    if (!withHls && hls && (await tracksOf(SEALED_ID, m.id)).length > 0) withHls = m.id;
+    if (!mp4Only && !hls) mp4Only = m.id;
   }
 });
 
@@ -96,6 +110,12 @@ describe('the signing site', () => {
     expect(manual.metadata.media_filter.include.values.length).toBeGreaterThanOrEqual(4);
     expect(withHls).not.toBe('');
     expect(mp4Only).not.toBe('');
+    // An MP4-only media has no manifest (signed, its path is 404), and its Delivery API answer names its MP4 files alone.
+    const mp4Types = new Set((await deliveryItemOf(mp4Only)).sources.map((source) => source.type));
+    expect([...mp4Types]).toEqual(['video/mp4']);
+    const noManifest = await get(await signed(`${ORIGIN}/manifests/${mp4Only}.m3u8`));
+    expect(noManifest.status).toBe(404);
+    await noManifest.body?.cancel();
     expect(sealed.media.with_subtitles.length).toBeGreaterThan(0);
     const texts = [JSON.stringify(await catalog()), await (await control('GET', `sites/${SEALED_ID}/url-signing`)).text(),
       await (await control('GET', 'sites/vbQmzoYd/url-signing')).text()];
@@ -138,22 +158,27 @@ describe('legacy signing of file paths (?exp=&sig=)', () => {
   });
 
   it('HLS: a signed master names its variants and subtitles signed; a signed variant its segments; unsigned segments are 403', async () => {
-    const hls = (await renditionsOf(SEALED_ID, withHls)).find((r) => r.format === 'm3u8')!;
-    expect(hls.delivery_url).toBe(`${ORIGIN}/manifests/${withHls}.m3u8`);
-    await expectForbidden(hls.delivery_url);
+    // The manifest, as the media's signed Delivery API answer names it first: signed, it opens as it is.
+    const [source] = (await deliveryItemOf(withHls)).sources;
+    expect(source!.type).toBe(HLS);
+    const manifest = bare(source!.file);
+    expect(manifest).toBe(`${ORIGIN}/manifests/${withHls}.m3u8`);
+    expect(new URL(source!.file).searchParams.get('sig')).toMatch(/^[0-9a-f]{32}$/);
+    await (await expectOk(source!.file)).body?.cancel();
+    await expectForbidden(manifest);
     const exp = later();
-    const master = await (await expectOk(await signed(hls.delivery_url, exp))).text();
+    const master = await (await expectOk(await signed(manifest, exp))).text();
     const named = uris(master);
     expect(named.length).toBeGreaterThan(2);
     for (const uri of named) {
       // Relative, in the media's folder, and signed for its own path with the master's exp.
-      const url = new URL(uri, hls.delivery_url);
+      const url = new URL(uri, manifest);
       expect(url.pathname.startsWith(`/manifests/${withHls}/`)).toBe(true);
       expect(url.searchParams.get('exp')).toBe(String(exp));
       expect(url.searchParams.get('sig')).toBe(await md5(`${url.pathname.slice(1)}:${exp}:${SIGNING_SECRET}`));
       await expectForbidden(`${url.origin}${url.pathname}`);
     }
-    const variant = new URL(named.find((uri) => uri.includes('/360p/'))!, hls.delivery_url);
+    const variant = new URL(named.find((uri) => uri.includes('/360p/'))!, manifest);
     const playlist = await (await expectOk(variant.href)).text();
     const segments = uris(playlist);
     expect(segments.length).toBeGreaterThanOrEqual(3);
@@ -166,7 +191,7 @@ describe('legacy signing of file paths (?exp=&sig=)', () => {
     await expectForbidden(`${segment.origin}${segment.pathname}${new URL(segments[0]!, variant).search}`);
     await expectForbidden(`${segment.origin}${segment.pathname}${variant.search}`);
     // The subtitles rendition and its WebVTT file, followed the same way.
-    const subs = new URL(named.find((uri) => uri.includes('/subs/'))!, hls.delivery_url);
+    const subs = new URL(named.find((uri) => uri.includes('/subs/'))!, manifest);
     const subsPlaylist = await (await expectOk(subs.href)).text();
     const vtt = await expectOk(new URL(uris(subsPlaylist)[0]!, subs).href);
     expect((await vtt.text()).startsWith('WEBVTT')).toBe(true);
