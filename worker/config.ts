@@ -111,6 +111,7 @@ export interface Config {
   budget: BudgetConfig;
   feed: FeedConfig;
   playback: PlaybackConfig;
+  delivery: DeliveryConfig;
   metrics: MetricsConfig;
 }
 
@@ -281,7 +282,7 @@ export function parseConfig(input: unknown): Config {
   }
   const root = obj(raw, 'REELGATE_CONFIG');
   noUnknownKeys(root, ['sites', 'policies', 'allowed_origins', 'public_origin', 'custom_params_allowlist', 'cache', 'budget',
-    'feed', 'playback', 'metrics'], 'REELGATE_CONFIG');
+    'feed', 'playback', 'delivery', 'metrics'], 'REELGATE_CONFIG');
 
   const policies = new Map<string, GeoPolicy>();
   for (const [name, p] of Object.entries(obj(root.policies, 'policies'))) policies.set(name, parsePolicy(name, p));
@@ -336,6 +337,7 @@ export function parseConfig(input: unknown): Config {
       variantWindowSeconds: num(f.variant_window_seconds, 'feed.variant_window_seconds', 60, 1, 86_400),
     },
     playback: parsePlayback(root.playback),
+    delivery: parseDelivery(root.delivery),
     metrics: parseMetrics(root.metrics),
   };
 }
@@ -376,6 +378,33 @@ function parsePlayback(raw: unknown): PlaybackConfig {
   return {
     tokenMinutes: num(p.token_minutes, 'playback.token_minutes', 60, 1, 1440),
     bindNetwork: (p.bind_network as boolean | undefined) ?? true,
+  };
+}
+
+// ----------------------------------------------------------------------------------------- delivery (the public API)
+
+/**
+ * The worker's own bound on its Delivery API calls (worker/delivery/). The platform sets none (a CDN), so this one is
+ * politeness, per isolate: at most `rate_per_second` on average with bursts of `burst`, `concurrency` at once, and a
+ * call that cannot start within `max_wait_ms` is refused (503 delivery_busy) rather than queued without end.
+ */
+export interface DeliveryConfig {
+  ratePerSecond: number;
+  burst: number;
+  concurrency: number;
+  maxWaitMs: number;
+  timeoutMs: number;
+}
+
+function parseDelivery(raw: unknown): DeliveryConfig {
+  const d = obj(raw, 'delivery');
+  noUnknownKeys(d, ['rate_per_second', 'burst', 'concurrency', 'max_wait_ms', 'timeout_ms'], 'delivery');
+  return {
+    ratePerSecond: num(d.rate_per_second, 'delivery.rate_per_second', 20, 1, 1000),
+    burst: integer(d.burst, 'delivery.burst', 40, 1, 1000),
+    concurrency: integer(d.concurrency, 'delivery.concurrency', 8, 1, 100),
+    maxWaitMs: num(d.max_wait_ms, 'delivery.max_wait_ms', 5000, 0, 30_000),
+    timeoutMs: num(d.timeout_ms, 'delivery.timeout_ms', 10_000, 100, 30_000),
   };
 }
 

@@ -182,15 +182,16 @@ for (const waiver of waivers) {
 // it (and its own folder):
 //   contract/ (the public API's types, shipped to the elements: it imports nothing else) · upstream/ (the platform's
 //   typed clients) · the plumbing: http/ and the root's env.ts and config.ts · budget/ (the Durable Object that meters
-//   upstream calls, and its client) · cache/ · catalog/ · signing/ · geo/ · playback/ · resources/ (the public API's resources and
+//   upstream calls, and its client) · cache/ · catalog/ · signing/ · delivery/ (the Delivery API's client, and the media
+//   answers made from it) · geo/ · playback/ · resources/ (the public API's resources and
 //   their pipeline) · embed/ · render/ · gateway/ · index.ts (the front door).
 // A domain folder is entered through its one entry module (`index.ts`): from outside it, nothing imports the modules
 // behind it. The worker's root holds the entry, `env` and `config` only. components/ and demo/sandbox/ stand beside the
 // worker and share only its contract with it.
 const under = (dir) => (path) => path.startsWith(`${dir}/`);
-const LAYERS = ['contract', 'upstream', 'plumbing', 'metrics', 'budget', 'cache', 'catalog', 'signing', 'geo', 'playback', 'resources',
+const LAYERS = ['contract', 'upstream', 'plumbing', 'metrics', 'budget', 'cache', 'catalog', 'signing', 'delivery', 'geo', 'playback', 'resources',
   'embed', 'render', 'gateway', 'front door'];
-const DOMAIN_FOLDERS = ['budget', 'cache', 'catalog', 'embed', 'gateway', 'geo', 'metrics', 'playback', 'render', 'resources',
+const DOMAIN_FOLDERS = ['budget', 'cache', 'catalog', 'delivery', 'embed', 'gateway', 'geo', 'metrics', 'playback', 'render', 'resources',
   'signing', 'upstream'];
 const ROOT_MODULES = ['worker/index.ts', 'worker/env.ts', 'worker/config.ts'];
 /** The worker layer a module is in (null: not a worker module). */

@@ -59,11 +59,14 @@ function figures(response: Response) {
 }
 
 let visitor = 0;
-/** Anonymous visitors, each from its own address, each asking for a media nobody asked for: every one a miss. */
+/**
+ * Anonymous visitors, each from its own address, each asking for a player nobody asked for: every one a miss that
+ * costs a Management call (a media miss costs none: media are read from the Delivery API).
+ */
 function flood(n: number): Promise<Response[]> {
   return Promise.all(Array.from({ length: n }, () => {
     visitor += 1;
-    return api(`/api/sites/${SITE}/media/fl${String(visitor).padStart(6, '0')}`, { ip: `198.18.${visitor >> 8 & 255}.${visitor & 255}` });
+    return api(`/api/sites/${SITE}/players/fl${String(visitor).padStart(6, '0')}`, { ip: `198.18.${visitor >> 8 & 255}.${visitor & 255}` });
   }));
 }
 

@@ -93,10 +93,11 @@ describe('the global budget', () => {
   it('a burst far above 60/min makes at most the budget\'s calls upstream and no upstream 429', async () => {
     await resetWorld(60);
     const started = Date.now();
-    // 150 visitors asking for 150 different (unknown) media: every one a miss needing an upstream call.
+    // 150 visitors asking for 150 different (unknown) players: every one a miss needing a Management call (a media
+    // miss needs none: media are read from the Delivery API).
     const ids = Array.from({ length: 150 }, (_, i) => `zz${String(i).padStart(6, '0')}`);
     const responses = await Promise.all(ids.map((id, i) =>
-      api(`/api/sites/${SITE}/media/${id}`, { ip: `198.18.${Math.floor(i / 200)}.${i % 200}` })));
+      api(`/api/sites/${SITE}/players/${id}`, { ip: `198.18.${Math.floor(i / 200)}.${i % 200}` })));
     const elapsedMinutes = (Date.now() - started) / 60_000;
     const s = await stats();
     const allowed = BURST + Math.ceil(elapsedMinutes * RATE_PER_MINUTE);
@@ -124,7 +125,7 @@ describe('the global budget', () => {
     // However long that took, the bucket is empty now: the next slot is 1.2 s away at 50/min, beyond the 400 ms bound.
     await emptyBucket();
     const before = (await stats()).total;
-    const response = await api(`/api/sites/${SITE}/media/xx000001`);
+    const response = await api(`/api/sites/${SITE}/players/xx000001`);
     await expectError(response, 429, 'rate_limited');
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await stats()).total).toBe(before);
@@ -164,17 +165,17 @@ describe('the global budget', () => {
   });
 
   it('pauses after an upstream 429 for its Retry-After', async () => {
-    // The playlists a media request reads for membership are held first: the one call counted here is the media's.
+    // The playlists a player request reads for membership are held first: the one call counted here is the player's.
     await boundPlaylists(SITE);
     const before = (await stats()).total;
     const fault = await sandbox('/_sandbox/faults', { method: 'POST', body: JSON.stringify({ force_429: true }),
       headers: { 'content-type': 'application/json' } });
     await fault.body?.cancel();
-    const first = await api(`/api/sites/${SITE}/media/vv000001`);
+    const first = await api(`/api/sites/${SITE}/players/vv000001`);
     await expectError(first, 429, 'rate_limited');
     const afterFirst = (await stats()).total;
     expect(afterFirst).toBe(before + 1);
-    const second = await api(`/api/sites/${SITE}/media/vv000002`);
+    const second = await api(`/api/sites/${SITE}/players/vv000002`);
     await expectError(second, 429, 'rate_limited');
     expect((await stats()).total).toBe(afterFirst);
     expect((await budgetStub(env).snapshot()).pausedUntil.v2).toBeGreaterThan(Date.now());

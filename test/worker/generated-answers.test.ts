@@ -1,7 +1,8 @@
 // The platform may answer anything its published definition allows, not only what the seed holds: nulls, empty and
 // very long strings, `javascript:` links, every enum value, hundreds of ids. For each resource the public API reads,
 // hundreds of such answers (generated-answers.ts, fixed seeds: the same every run) are scripted into the sandbox
-// (/_sandbox/scripted) and the worker's answer is held to its promises: a documented public shape with 200, or a named
+// (/_sandbox/scripted; a media as the Delivery API and its text tracks as the Management API would answer it)
+// and the worker's answer is held to its promises: a documented public shape with 200, or a named
 // v2 error that is neither 500 nor a stack trace; never a platform secret; and never a 200 with content to a visitor
 // a policy refuses it to (a bound playlist's feed, a media its manual list or its rules select, a player setting that
 // names bound content, a playback URL's bytes).
@@ -66,6 +67,7 @@ async function call(path: string, ip: string, headers: Record<string, string> = 
 interface Script {
   route: string;
   params: Record<string, string>;
+  status?: number;
   body: unknown;
 }
 
@@ -91,6 +93,7 @@ const SANDBOX_ROUTE = {
   player: 'GET /v2/sites/:site/players/:player/',
   playlist: 'GET /v2/sites/:site/playlists/:playlist/',
   typed: 'GET /v2/sites/:site/playlists/:playlist/:playlist_type/',
+  delivery: 'GET /v2/media/:media',
 };
 
 /**
@@ -369,10 +372,67 @@ function binds(playlist: PlaylistAnswers, id: string, facts?: { tags: string[]; 
 
 const factsOf = (media: any) => ({ tags: media.metadata.tags as string[], custom_params: media.metadata.custom_params });
 
+/** MIME type by a rendition's `format`, as the platform's delivery side states it (the table's own entries only). */
+const MIME_BY_FORMAT: Readonly<Record<string, string>> = { mp4: 'video/mp4', m4a: 'audio/mp4', m3u8: 'application/vnd.apple.mpegurl',
+  webm: 'video/webm', mp3: 'audio/mpeg', aac: 'audio/aac' };
+
+/**
+ * What the platform's Delivery API answers for a generated media (`GET /v2/media/<id>`): made from the same drawn
+ * answers, as the platform's two APIs agree. Not published now: 404. Else the media's fields, its ready renditions
+ * (every drawn `delivery_url`, `javascript:` and foreign files included: the worker must judge them), the HLS manifest
+ * first for a video, its ready text tracks and the storyboard. Only what the delivery answer's documented shape can
+ * carry (string custom params, whole seconds), so the conformance gate lets it through.
+ */
+function deliveryOf(world: Pick<MediaWorld, 'id' | 'media' | 'renditions' | 'tracks'>): { status: number; body: unknown } {
+  const { media } = world;
+  if (!playable(media)) return { status: 404, body: { errors: [{ code: 'not_found', description: 'Not published.' }] } };
+  const m = media.metadata;
+  const ready = (renditionsOf(world)).filter((r) => r.status === 'ready' && typeof r.delivery_url === 'string' && r.delivery_url !== '');
+  const video = media.media_type === 'video';
+  const manifest = `${DELIVERY}/manifests/${world.id}.m3u8`;
+  const files = ready.filter((r) => r.delivery_url !== manifest).map((r) => {
+    const format = typeof r.format === 'string' ? r.format : '';
+    // A format the table does not know is stated as bytes of no known kind (a MIME type either way, as documented).
+    const source: Record<string, unknown> = {
+      file: r.delivery_url, type: Object.hasOwn(MIME_BY_FORMAT, format) ? MIME_BY_FORMAT[format] : 'application/octet-stream',
+    };
+    if (Number.isInteger(r.width) && r.width > 0) source.width = r.width;
+    if (Number.isInteger(r.height) && r.height > 0) source.height = r.height;
+    if (Number.isInteger(r.filesize) && r.filesize >= 0) source.filesize = r.filesize;
+    return source;
+  });
+  const sources = video && ready.length ? [{ file: manifest, type: 'application/vnd.apple.mpegurl' }, ...files] : files;
+  const tracks = [
+    ...(video && sources.length ? [{ file: `${DELIVERY}/strips/${world.id}-120.vtt`, kind: 'thumbnails' }] : []),
+    ...(world.tracks.text_tracks as any[]).filter((t) => t.status === 'ready' && typeof t.delivery_url === 'string' && t.delivery_url !== '')
+      .map((t) => ({ file: t.delivery_url, kind: t.track_kind, label: String(t.metadata?.label ?? '') })),
+  ];
+  const custom = Object.fromEntries(Object.entries((m.custom_params ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string'));
+  const poster = (width: number) => `${DELIVERY}/v2/media/${world.id}/poster.jpg?width=${width}`;
+  return {
+    status: 200,
+    body: {
+      title: m.title, description: m.description ?? '', kind: 'Single Item',
+      playlist: [{
+        mediaid: world.id, title: m.title, description: m.description ?? '', pubdate: Math.floor(Date.parse(m.publish_start_date) / 1000),
+        tags: (m.tags as string[]).join(', '), image: poster(720),
+        images: [320, 480, 640, 720, 1280, 1920].map((width) => ({ src: poster(width), width, type: 'image/jpeg' })),
+        duration: typeof media.duration === 'number' && media.duration > 0 ? Math.round(media.duration) : 0,
+        link: typeof m.permalink === 'string' && m.permalink !== '' ? m.permalink : `${DELIVERY}/previews/${world.id}`,
+        custom, sources, tracks,
+      }],
+    },
+  };
+}
+
+/** The tags a media answer shows: the delivery answer's comma-separated list, read back. */
+const deliveredTags = (media: any): string[] => (media.metadata.tags as string[]).join(', ').split(',').map((t) => t.trim()).filter(Boolean);
+
+/** A media's scripts: its delivery answer, and its text tracks (the one Management call: their languages). */
 function mediaScripts(site: string, world: Pick<MediaWorld, 'id' | 'media' | 'renditions' | 'tracks'>): Script[] {
-  const params = { site, media: world.id };
-  return [{ route: SANDBOX_ROUTE.media, params, body: world.media }, { route: SANDBOX_ROUTE.renditions, params, body: world.renditions },
-    { route: SANDBOX_ROUTE.tracks, params, body: world.tracks }];
+  const delivery = deliveryOf(world);
+  return [{ route: SANDBOX_ROUTE.delivery, params: { media: world.id }, ...delivery },
+    { route: SANDBOX_ROUTE.tracks, params: { site, media: world.id }, body: world.tracks }];
 }
 
 /** A media answer of 200: the documented shape, and what the platform said, as the worker promises to show it. */
@@ -388,11 +448,12 @@ function checkMediaAnswer(where: string, answer: Answer, world: MediaWorld, boun
   if (body.id !== world.id || body.site !== world.site || body.title !== media.metadata.title) {
     fail(where, `another media's id, site or title: ${JSON.stringify([body.id, body.site, body.title.slice(0, 80)])}`);
   }
-  if (JSON.stringify(body.tags) !== JSON.stringify(media.metadata.tags)) fail(where, 'tags not as the platform has them');
+  if (JSON.stringify(body.tags) !== JSON.stringify(deliveredTags(media))) fail(where, 'tags not as the platform delivers them');
   if (JSON.stringify(body.custom_params) !== JSON.stringify(shown(media.metadata.custom_params))) {
     fail(where, 'custom params not the allowlisted ones');
   }
-  const renditionUrls = new Set((renditionsOf(world)).filter((r) => r.status === 'ready').map((r) => r.delivery_url));
+  const renditionUrls = new Set([`${DELIVERY}/manifests/${world.id}.m3u8`,
+    ...(renditionsOf(world)).filter((r) => r.status === 'ready').map((r) => r.delivery_url)]);
   for (const source of body.sources) {
     const ok = typeof source.type === 'string' && (source.width === null || (Number.isInteger(source.width) && source.width > 0))
       && (source.height === null || (Number.isInteger(source.height) && source.height > 0))
@@ -400,8 +461,11 @@ function checkMediaAnswer(where: string, answer: Answer, world: MediaWorld, boun
       && (bound ? isPlayback(source.url) : isHttp(source.url) && renditionUrls.has(source.url));
     if (!ok) fail(where, `a source not of the documented shape, or not a ready rendition's: ${JSON.stringify(source).slice(0, 400)}`);
   }
-  const widths = body.sources.map((s) => s.width ?? -1);
-  if (widths.some((w, i) => i > 0 && w > widths[i - 1]!)) fail(where, 'sources not widest first');
+  // The adaptive manifest first, then files widest first.
+  const adaptive = body.sources.map((s) => s.type === 'application/vnd.apple.mpegurl');
+  if (adaptive.some((a, i) => a && i > 0 && !adaptive[i - 1])) fail(where, 'the HLS manifest not first');
+  const widths = body.sources.filter((_, i) => !adaptive[i]).map((s) => s.width ?? -1);
+  if (widths.some((w, i) => i > 0 && w > widths[i - 1]!)) fail(where, 'files not widest first');
   for (const track of body.tracks) {
     const ok = ['captions', 'subtitles', 'chapters', 'descriptions', 'metadata', 'thumbnails'].includes(track.kind)
       && typeof track.label === 'string' && typeof track.srclang === 'string' && typeof track.default === 'boolean'
@@ -447,7 +511,8 @@ describe('generated media answers', () => {
     await scripted(...mediaScripts(SITE, world));
     const answer = await call(`/api/sites/${SITE}/media/${id}`, ALLOWED[0]!);
     expect(answer.status, answer.text).toBe(200);
-    expect(JSON.parse(answer.text).sources.map((source: any) => source.type)).toEqual(['video/mp4']);
+    const types = JSON.parse(answer.text).sources.map((source: any) => source.type);
+    expect(types.filter((type: string) => type !== 'application/vnd.apple.mpegurl')).toEqual(['video/mp4']);
   });
 
   it('are a media of the documented shape or a named error, and a media bound rules select is never shown to a refused visitor',

@@ -233,8 +233,8 @@ describe('GET /api/sites/:site/media/:media', () => {
     ];
     for (const m of cases) {
       expect(m).toBeDefined();
-      // Each miss is admitted only with the three calls a media may need reserved (budget/client.ts); four in a row
-      // outrun the test budget's refill within its 400 ms wait, though most give two back. A fresh budget per case.
+      // The Delivery API answers none of them (it delivers only what is published now), and a fresh budget per case
+      // keeps the bound playlists' reads (what binds a media) from meeting an empty bucket.
       await budgetStub(env).reset();
       await expectError(await api(`/api/sites/${SITE}/media/${m!.id}`), 404, 'not_found');
     }

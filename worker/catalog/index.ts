@@ -6,11 +6,10 @@
 export { baseFeed, feedOf, loadFeed, loadPlaylistHead, type FeedSnapshot, type PlaylistHead } from './feed.ts';
 export { checkVariant, isVariant, NO_VARIANT, type FeedVariant } from './feed-variant.ts';
 export { cacheKeys, cachePrefixes, variantKey } from './keys.ts';
-export { loadMedia, MEDIA_LOAD_CALLS } from './media.ts';
 export { loadPlayer } from './player.ts';
 export { allowedCustomParams, isPublished, tracksOf } from './projections.ts';
 export { checkMediaFiles, checkOwnFile, deliveryHost, foreignDeliveryFile, deliveryOwner, isOwnFile, type DeliveryHost, type FileClaim } from './delivery-layout.ts';
 export { deliveryBase, posterUrl } from './posters.ts';
-export { isHlsType } from './source-types.ts';
-export { storyboardFile } from './storyboard.ts';
+export { dimension, isHlsType, isPlayableType, renditionLabel, sourceTypeOf } from './source-types.ts';
+export { STORYBOARD_LABEL, storyboardFile } from './storyboard.ts';
 export { selects, type MemberFacts, type MemberRules } from './member-rules.ts';

@@ -26,6 +26,11 @@ function typeOfExtension(extension: string): string | null {
   return Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension]! : null;
 }
 
+/** Whether a MIME type (as the Delivery API states a source's) is one the table gives a player. */
+export function isPlayableType(type: string): boolean {
+  return Object.values(BY_EXTENSION).includes(type) || isHlsType(type);
+}
+
 const HLS_TYPES = ['application/vnd.apple.mpegurl', 'application/x-mpegurl'];
 
 export function isHlsType(type: string | null | undefined): boolean {

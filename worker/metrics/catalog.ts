@@ -10,6 +10,7 @@ export const METRICS = {
   budget_waits: { labels: ['side'], help: 'Upstream calls that waited for a slot in the budget.' },
   budget_refusals: { labels: ['side'], help: 'Calls and loads refused for want of a slot: each is a 429 to its caller (or a stale answer).' },
   upstream_errors: { labels: ['api', 'kind'], help: 'Platform failures: kind status (a 5xx answer) or transport (timeout, network).' },
+  delivery_calls: { labels: ['kind', 'outcome'], help: 'Delivery API calls (kind: media, playlist) by outcome: ok, not_found, refused (403: the site\'s signing), invalid (an answer out of shape), error (5xx, 429, transport), busy (the worker\'s own bound).' },
   upstream_throttled: { labels: ['api'], help: '429 answers the platform sent.' },
   geo_decisions: { labels: ['policy', 'decision', 'by'], help: 'Visitors decided by a geo policy (once per policy per request): allowed or refused, by its rules or by its unknown rule.' },
   geo_refusals_by_country: { labels: ['country'], help: 'Refused visitors by country (ISO alpha-2; unknown when not known).' },

@@ -1,7 +1,8 @@
-/** GET /api/sites/:site/media/:media — one published, ready media with its renditions and tracks. */
+/** GET /api/sites/:site/media/:media — one published media, as the Delivery API gives it (delivery/media.ts). */
 import type { SiteConfig } from '../config.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
-import { allowedCustomParams, cacheKeys, checkMediaFiles, isPublished, loadMedia } from '../catalog/index.ts';
+import { allowedCustomParams, cacheKeys, checkMediaFiles, isPublished } from '../catalog/index.ts';
+import { loadMedia } from '../delivery/index.ts';
 import { enforcePolicies, mediaPolicies, membershipFor } from '../geo/index.ts';
 import type { RequestContext } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
@@ -29,7 +30,7 @@ export const media: ResourceDeclaration<MediaInput, MediaResponse, MediaResponse
     if (bound) await playbackBinding(c.request, c.env, c.config.playback.bindNetwork);
   },
   key: ({ site, mediaId }) => cacheKeys.media(site.id, mediaId),
-  fetch: (c, { site, mediaId }, who) => loadMedia(c.env, who, site.id, mediaId),
+  fetch: (c, { site, mediaId }, who) => loadMedia(c.env, c.config, who, site.id, mediaId),
   present: async (c, input, loaded, bound) => {
     const { value } = loaded!;
     // Now the media is read: the rules of bound filtered playlists are judged on it (its tags, its custom params).

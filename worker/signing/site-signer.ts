@@ -34,6 +34,12 @@ export interface DeliverySigner {
   forAnswer(url: string, claim: FileClaim, nowMs?: number): Promise<string>;
   /** A URL the worker fetches now for `claim.media`, signed for `FETCH_SECONDS`; as `forAnswer` otherwise. */
   forFetch(url: URL, claim: FileClaim, nowMs?: number): Promise<URL>;
+  /**
+   * A Delivery API URL the worker fetches now (`/v2/media/<id>`, `/v2/playlists/<id>` on the delivery host), signed for
+   * `FETCH_SECONDS` with its query as the JWT's claims; any other URL is returned as it is (a signature never leaves
+   * for another host).
+   */
+  forApi(url: URL, nowMs?: number): Promise<URL>;
 }
 
 const remembered = new Map<string, string>();
@@ -110,6 +116,10 @@ export function signerFor(env: Env, config: Config, siteId: string, request?: Re
     },
     async forFetch(url, claim, nowMs = Date.now()) {
       return signs(url, claim, 'playback') ? new URL(await signUrl(url, Math.floor(nowMs / 1000) + FETCH_SECONDS, secret)) : url;
+    },
+    async forApi(url, nowMs = Date.now()) {
+      if (!onDelivery(url) || !/^\/v2\/(?:media|playlists)\/[A-Za-z0-9]{8}$/.test(url.pathname)) return url;
+      return signUrl(url, Math.floor(nowMs / 1000) + FETCH_SECONDS, secret);
     },
   };
 }

@@ -1,0 +1,132 @@
+// Media answers from the platform's Delivery API (worker/delivery/): what the platform's own player gets (the HLS
+// manifest at its delivery path, published tracks, posters), at no more than one Management call from cold and none
+// for a media without text tracks; signed where the site signs, and a wrong signature is the operator's to fix, not a
+// visitor's 500.
+import { env } from 'cloudflare:test';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { MediaResponse } from '../../worker/contract/public-api.ts';
+import type { MediaRenditionList, TextTrackList } from '../../worker/contract/v2-types.ts';
+import { api, boundPlaylists, callsTo, config, expectError, resetWorld, sandbox, SITE, stats as sandboxStats, withConfig } from './helpers.ts';
+import { allMedia, isPublic } from './upstream-direct.ts';
+
+type SigningConfig = { url_signing?: { secret: string }; media?: Record<string, string> };
+const SEALED = Object.entries(config.sites as Record<string, SigningConfig>).find(([, s]) => s.url_signing)![0];
+const DELIVERY = 'http://sandbox.test';
+const authorised = { authorization: `Bearer ${env.API_SECRET}` };
+/** London: allowed by every test policy. */
+const LONDON = '192.0.2.10';
+
+/** Management API calls so far (the geo lookup of a new visitor is not one). */
+const management = async () => callsTo(await sandboxStats(), '/v2/sites/');
+
+interface DeliveryStats { delivery_calls: number; delivery_signed_calls: number; total_calls: number }
+const deliveryStats = async () => (await (await sandbox('/_sandbox/stats')).json()) as DeliveryStats;
+
+async function textTracksOf(site: string, id: string): Promise<TextTrackList['text_tracks']> {
+  const response = await sandbox(`/v2/sites/${site}/media/${id}/text_tracks/?page_length=100`, { headers: authorised });
+  return (await response.json<TextTrackList>()).text_tracks;
+}
+
+/** Ready videos of a site, published now, that no policy of the test configuration binds. */
+async function plainVideos(site: string): Promise<string[]> {
+  const bound = new Set(Object.keys((config.sites[site] as SigningConfig).media ?? {}));
+  return (await allMedia(site)).filter((m) => isPublic(m) && m.status === 'ready' && m.media_type === 'video' && !bound.has(m.id))
+    .map((m) => m.id);
+}
+
+beforeEach(() => resetWorld());
+
+describe('a media answer from the Delivery API', () => {
+  it('has the HLS manifest at its delivery path as its first source (a playback URL when bound); no HLS rendition is listed', async () => {
+    let plain: MediaResponse | undefined;
+    let bound: MediaResponse | undefined;
+    for (const id of await plainVideos(SITE)) {
+      const response = await api(`/api/sites/${SITE}/media/${id}`, { ip: LONDON });
+      expect(response.status).toBe(200);
+      const media = await response.json<MediaResponse>();
+      if (media.sources[0]!.url.startsWith('/api/play/')) bound ??= media;
+      else plain ??= media;
+      if (plain && bound) break;
+    }
+    expect(plain && bound, 'the seed has bound and unbound videos').toBeTruthy();
+    expect(plain!.sources[0]).toMatchObject({ url: `${DELIVERY}/manifests/${plain!.id}.m3u8`, type: 'application/vnd.apple.mpegurl', label: 'Auto' });
+    expect(plain!.sources.slice(1).every((s) => s.type === 'video/mp4' || s.type === 'audio/mp4')).toBe(true);
+
+    // Bound: the manifest through a playback URL, served rewritten so every URI in it is a playback URL too.
+    expect(bound!.sources[0]).toMatchObject({ type: 'application/vnd.apple.mpegurl' });
+    expect(bound!.sources[0]!.url).toMatch(new RegExp(`^/api/play/[^/]+/${bound!.id}\\.m3u8`));
+    const manifest = await api(bound!.sources[0]!.url, { ip: LONDON });
+    expect(manifest.status).toBe(200);
+    const text = await manifest.text();
+    expect(text.startsWith('#EXTM3U')).toBe(true);
+    expect(text).not.toContain(DELIVERY);
+
+    for (const media of [plain!, bound!]) {
+      const renditions = await (await sandbox(`/v2/sites/${SITE}/media/${media.id}/media_renditions/`, { headers: authorised }))
+        .json<MediaRenditionList>();
+      expect(renditions.media_renditions.length).toBeGreaterThan(0);
+      expect(renditions.media_renditions.some((r) => /m3u8/i.test(`${r.delivery_url} ${(r as { format?: string }).format ?? ''}`))).toBe(false);
+    }
+  });
+
+  it('from cold costs one Management call for a media with text tracks (their languages), none without', async () => {
+    const videos = await plainVideos(SITE);
+    const withTracks: string[] = [];
+    const without: string[] = [];
+    for (const id of videos) {
+      const published = (await textTracksOf(SITE, id)).filter((t) => t.status === 'ready');
+      (published.length ? withTracks : without).push(id);
+      if (withTracks.length && without.length) break;
+    }
+    expect(withTracks.length && without.length, 'the seed has videos with captions and without').toBeTruthy();
+    // What binds a media (the site's bound playlists) is read first, so the counts below are the media's own.
+    await boundPlaylists(SITE);
+    const before = await management();
+    const plain = await api(`/api/sites/${SITE}/media/${without[0]}`, { ip: LONDON });
+    expect(plain.status).toBe(200);
+    expect(await management()).toBe(before);
+
+    const captioned = await api(`/api/sites/${SITE}/media/${withTracks[0]}`, { ip: LONDON });
+    expect(captioned.status).toBe(200);
+    const after = await management();
+    expect(after - before).toBe(1);
+    const media = await captioned.json<MediaResponse>();
+    const tracks = (await textTracksOf(SITE, withTracks[0]!)).filter((t) => t.status === 'ready');
+    const text = media.tracks.filter((t) => t.kind !== 'thumbnails');
+    expect(text.map((t) => t.srclang).sort()).toEqual(tracks.map((t) => t.metadata.srclang).sort());
+
+    // Warm: no call of either kind (counted from here: the test's own reads above are Management calls too).
+    const warmFrom = await management();
+    const delivery = (await deliveryStats()).delivery_calls;
+    expect((await api(`/api/sites/${SITE}/media/${withTracks[0]}`, { ip: LONDON })).status).toBe(200);
+    expect(await management()).toBe(warmFrom);
+    expect((await deliveryStats()).delivery_calls).toBe(delivery);
+  });
+
+  it('on a site that signs, every delivery call is signed; a wrong secret is refused by the platform and said as 502', async () => {
+    const [id] = await plainVideos(SEALED);
+    const before = await deliveryStats();
+    const response = await api(`/api/sites/${SEALED}/media/${id}`, { ip: LONDON });
+    expect(response.status).toBe(200);
+    const after = await deliveryStats();
+    expect(after.delivery_calls - before.delivery_calls).toBeGreaterThan(0);
+    expect(after.delivery_signed_calls - before.delivery_signed_calls).toBe(after.delivery_calls - before.delivery_calls);
+
+    await resetWorld();
+    const wrong = await withConfig((c) => {
+      const site = c.sites[SEALED] as SigningConfig;
+      // The configuration names a binding that holds another secret: what a rotated or mistyped secret looks like.
+      site.url_signing = { ...site.url_signing!, secret: 'ADDRESS_SALT' };
+    }, `/api/sites/${SEALED}/media/${id}`, LONDON);
+    await expectError(wrong, 502, 'delivery_refused');
+  });
+
+  it('a media the platform does not deliver (unknown, or not published) is 404, and costs no Management call', async () => {
+    const unpublished = (await allMedia(SITE)).find((m) => !isPublic(m));
+    await boundPlaylists(SITE);
+    const before = await management();
+    await expectError(await api(`/api/sites/${SITE}/media/Zz9Zz9Zz`, { ip: LONDON }), 404, 'not_found');
+    if (unpublished) await expectError(await api(`/api/sites/${SITE}/media/${unpublished.id}`, { ip: LONDON }), 404, 'not_found');
+    expect(await management()).toBe(before);
+  });
+});
