@@ -6,30 +6,10 @@ import type { DeliveryConfig } from '../../worker/config.ts';
 import type { DeliveryItem } from '../../worker/contract/delivery-types.ts';
 import { DeliveryMeter, mediaFromDelivery, readDeliveryFeed } from '../../worker/delivery/index.ts';
 import { ApiError } from '../../worker/http/errors.ts';
+import { DEFINITION_ITEM } from '../platform/delivery-example.ts';
 
-/** The first item of the definition's own example (Delivery-API-v2.yaml, `GET /v2/media/{media_id}`), abridged. */
-const DEFINITION_EXAMPLE = {
-  playlist: [{
-    mediaid: 'ghZEPsKo',
-    description: 'Jack (Henry Rollins) is in a rut.',
-    pubdate: 1449848295,
-    tags: 'drama, thriller, trailer',
-    image: 'https://cdn.jwplayer.com/thumbs/ghZEPsKo-320.jpg',
-    title: 'He Never Died',
-    feedid: 'Xw0oaD4q',
-    custom: {},
-    sources: [
-      { width: 1280, type: 'application/vnd.apple.mpegurl', file: 'https://cdn.jwplayer.com/manifests/ghZEPsKo.m3u8', height: 720 },
-      { width: 320, type: 'video/mp4', file: 'https://cdn.jwplayer.com/videos/ghZEPsKo-AgylS15n.mp4', height: 180 },
-      { width: 1280, type: 'video/mp4', file: 'https://cdn.jwplayer.com/videos/ghZEPsKo-p3ZNjGCa.mp4', height: 720 },
-      { type: 'audio/mp4', file: 'https://cdn.jwplayer.com/videos/ghZEPsKo-pSu3VlhO.m4a' },
-    ],
-    tracks: [{ kind: 'thumbnail', file: 'https://cdn.jwplayer.com/strips/ghZEPsKo-120.vtt' }],
-    link: 'https://cdn.jwplayer.com/previews/ghZEPsKo',
-    recommendations: '//cdn.jwplayer.com/feed.json?feed_id=Xw0oaD4q&related_media_id=ghZEPsKo',
-    duration: 134,
-  }],
-};
+/** A media answer as the definition's example gives its item. */
+const DEFINITION_EXAMPLE = { playlist: [DEFINITION_ITEM] };
 
 const refusal = (run: () => unknown) => {
   try {
@@ -44,7 +24,7 @@ describe('a Delivery API answer', () => {
   it('of the definition\'s example is read, tags and custom params with it', () => {
     const feed = readDeliveryFeed(DEFINITION_EXAMPLE, 'media');
     expect(feed.playlist).toHaveLength(1);
-    expect(feed.playlist[0]!.sources).toHaveLength(4);
+    expect(feed.playlist[0]!.sources).toHaveLength(6);
     expect(feed.playlist[0]!.custom).toEqual({});
   });
 
