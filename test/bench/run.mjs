@@ -10,7 +10,7 @@
 // `npm run bench -- --section cold` (or several: `--section cold,embed`) runs only the sections named, starting only
 // the servers they need, and writes .build/bench-results.json instead (test/bench/results.json keeps the last full
 // run). Sections: edge (1: the cached paths against a hello-world Worker, on direct sockets and under `wrangler dev`),
-// amplification (2: cold, warm, naive proxy), cold (2's cold run alone), embed (3), render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own),
+// amplification (2: cold, warm, naive proxy), cold (2's cold run alone), catalog (2: a cold catalog of 1,000 media warmed), embed (3), render (4), geo (5), playback (6), signing (7: URL signing's cost per answer, on a direct workerd stack of its own),
 // metrics (8: the cached feed with metrics recording on against off, on a direct workerd stack of its own).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { startWrangler, stopAllAndWait } from './lib/processes.mjs';
 import { EDGE_DEV, edgeOverhead } from './sections/edge-overhead.mjs';
 import { amplification, naiveAmplification } from './sections/amplification.mjs';
+import { catalogWarmUp } from './sections/catalog-warm-up.mjs';
 import { chunkLoad, chunkSizes } from './sections/chunk-load.mjs';
 import { embedSize } from './sections/embed-size.mjs';
 import { renderCost } from './sections/render-cost.mjs';
@@ -41,7 +42,7 @@ const PREFERRED_PORTS = { worker: 18787, sandbox: 18788, hello: 18789, naive: 18
 
 const log = (message) => console.log(`[bench] ${message}`);
 
-const SECTIONS = ['edge', 'amplification', 'cold', 'embed', 'render', 'geo', 'playback', 'signing', 'metrics'];
+const SECTIONS = ['edge', 'amplification', 'cold', 'catalog', 'embed', 'render', 'geo', 'playback', 'signing', 'metrics'];
 
 /** The sections asked for with `--section a,b` (repeatable); every one (cold as part of amplification) by default. */
 function chosenSections(argv) {
@@ -104,7 +105,7 @@ async function main() {
   // Section 1 runs on direct workerd sockets of its own; it needs the `wrangler dev` servers only for the rows of
   // earlier runs (BENCH_EDGE_DEV=0 skips them).
   const edgeUnderDev = runs('edge') && EDGE_DEV;
-  const servesHttp = edgeUnderDev || runs('amplification') || runs('cold') || runs('geo') || runs('playback');
+  const servesHttp = edgeUnderDev || runs('amplification') || runs('cold') || runs('catalog') || runs('geo') || runs('playback');
   // Only the `wrangler dev` servers take these ports (the direct workerd stacks take free ones the system gives).
   const PORTS = servesHttp ? await pickPorts() : null;
   if (PORTS) log(`ports: ${Object.entries(PORTS).map(([name, { port, inspector }]) => `${name} ${port} (inspector ${inspector})`).join(', ')}`);
@@ -162,6 +163,11 @@ async function main() {
           log('section 2: the same load through the naive proxy');
           results.upstream_amplification.naive_proxy = await naiveAmplification(servers, keys, log);
         }
+      }
+      if (runs('catalog')) {
+        // After the naive proxy's run: it spends the upstream's window, which a reset gives back.
+        log('section 2: a cold catalog of 1,000 media, each asked for once');
+        results.catalog_warm_up = await catalogWarmUp(servers, log);
       }
       if (runs('geo')) {
         log('section 5: geo decisions for a crowd of new visitors');

@@ -10,7 +10,8 @@ export function table(results) {
   edgeRows(results).forEach((line) => rows.push(line));
   const amp = results.upstream_amplification;
   if (amp) {
-    const fig = (r) => `${n(r.client_requests)} requests → **${n(r.upstream_calls)} upstream calls**, ${n(r.upstream_429s)} upstream 429s, ` +
+    const fig = (r) => `${n(r.client_requests)} requests → **${n(r.upstream_calls)} Management calls**` +
+      (r.delivery_calls !== undefined ? ` and ${n(r.delivery_calls)} Delivery API calls` : '') + `, ${n(r.upstream_429s)} upstream 429s, ` +
       `peak ${n(r.peak_upstream_calls_per_minute)}/min; client p50 ${n(r.latency_ms.p50)} ms, p99 ${n(r.latency_ms.p99)} ms; ${n(r.duration_s)} s` +
       (r.client_errors || r.client_timeouts ? `; ${n(r.client_errors)} client errors (${n(r.client_timeouts)} timeouts)` : '');
     const load = `${n(amp.load.requests)} req, ${amp.load.connections} clients, ${amp.load.distinct_keys} keys`;
@@ -23,6 +24,14 @@ export function table(results) {
         `clients: ${statuses(amp.reelgate_warm.client_statuses)}`);
     }
     if (amp.naive_proxy) row('', 'naive pass-through proxy', fig(amp.naive_proxy), `clients: ${statuses(amp.naive_proxy.client_statuses)}`);
+  }
+  const catalog = results.catalog_warm_up;
+  if (catalog) {
+    row(amp ? '' : '2 Upstream amplification', `reelgate, a cold catalog of ${n(catalog.media)} media, each asked once (${catalog.clients} clients)`,
+      `${n(catalog.answered)} answered in **${catalog.minutes} min**: **${n(catalog.management_calls)} Management calls**, ` +
+      `${n(catalog.delivery_calls)} Delivery API calls; ${n(catalog.retries_after_429_or_503)} retried after 429/503`,
+      `before (${catalog.before.how}): ${n(catalog.before.management_calls)} Management calls, ${catalog.before.minutes_at_budget} min; ` +
+      `clients: ${statuses(catalog.statuses)}`);
   }
   const size = results.embed_size;
   if (size) {

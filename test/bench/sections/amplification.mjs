@@ -8,7 +8,10 @@ import { rotatingVisitor, visitorAddresses } from '../lib/visitors.mjs';
 const REQUESTS = 5000;
 const CONNECTIONS = 100;
 const DISTINCT_KEYS = 200;
-/** Media keys among the 200; the rest are feed pages. A feed costs 3-4 upstream calls, a media 3. */
+/**
+ * Media keys among the 200; the rest are feed pages. A feed costs 3-4 Management calls; a media one Delivery API call,
+ * and one Management call when it has text tracks (their languages), none without.
+ */
 const MEDIA_KEYS = 16;
 const FILL_CAP_MS = 150_000;
 /** The shipped `feed.max_items` (wrangler.toml), and the ids one `q` carries (worker/catalog/feed.ts IDS_PER_QUERY). */
@@ -31,8 +34,10 @@ async function distinctKeys(sandbox, secrets) {
     (!m.metadata.publish_end_date || Date.parse(m.metadata.publish_end_date) > now)).map((m) => m.id);
   const entries = new Map();
   for (const id of published.slice(0, MEDIA_KEYS)) {
-    // The media, then its renditions and its text tracks.
-    entries.set(`/api/sites/${site.id}/media/${id}`, { entry: `media:${id}`, floor: 3 });
+    // Its text tracks' languages, when delivery lists any (published ones): the Management side of a media answer.
+    const tracks = await sandbox.v2(`/v2/sites/${site.id}/media/${id}/text_tracks/`, secrets.API_SECRET);
+    const captioned = tracks.text_tracks.some((t) => t.status === 'ready');
+    entries.set(`/api/sites/${site.id}/media/${id}`, { entry: `media:${id}`, floor: captioned ? 1 : 0 });
   }
   const floors = new Map();
   for (const id of playlists) floors.set(id, await feedFloor(sandbox, secrets, site.id, id));
@@ -107,6 +112,8 @@ async function scenario(sandbox, origin, keys, visitors, entries) {
     client_requests: result.requests,
     duration_s: result.duration_s,
     upstream_calls: upstreamCalls,
+    // The Delivery API's, outside the Management budget (the worker's own meter bounds them).
+    delivery_calls: stats.delivery_calls ?? 0,
     upstream_429s: stats.rate_limited,
     // Started feed loads show as playlist calls, finished ones as media-list calls: the gap is budget spent on loads
     // that ran out of budget half-way.
