@@ -1,20 +1,21 @@
 // Media answers from the platform's Delivery API (worker/delivery/): what the platform's own player gets (the HLS
-// manifest at its delivery path, published tracks, posters), at no more than one Management call from cold and none
-// for a media without text tracks; signed where the site signs, and a wrong signature is the operator's to fix, not a
+// manifest at its delivery path, published tracks, posters), at one Management call from cold (whose the media is:
+// delivery names no property); signed where the site signs, and a wrong signature is the operator's to fix, not a
 // visitor's 500.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MediaResponse } from '../../worker/contract/public-api.ts';
 import type { MediaRenditionList, TextTrackList } from '../../worker/contract/v2-types.ts';
-import { api, boundPlaylists, callsTo, config, expectError, resetWorld, sandbox, SITE, stats as sandboxStats, withConfig } from './helpers.ts';
+import { api, boundPlaylists, callsTo, config, EUROPE_SITE, expectError, resetWorld, sandbox, SITE, stats as sandboxStats, withConfig } from './helpers.ts';
 import { allMedia, isPublic } from './upstream-direct.ts';
 
 type SigningConfig = { url_signing?: { secret: string }; media?: Record<string, string> };
 const SEALED = Object.entries(config.sites as Record<string, SigningConfig>).find(([, s]) => s.url_signing)![0];
 const DELIVERY = 'http://sandbox.test';
 const authorised = { authorization: `Bearer ${env.API_SECRET}` };
-/** London: allowed by every test policy. */
+/** London: allowed by every test policy. New York: refused by `europe`. */
 const LONDON = '192.0.2.10';
+const NEW_YORK = '192.0.2.20';
 
 /** Management API calls so far (the geo lookup of a new visitor is not one). */
 const management = async () => callsTo(await sandboxStats(), '/v2/sites/');
@@ -69,38 +70,50 @@ describe('a media answer from the Delivery API', () => {
     }
   });
 
-  it('from cold costs one Management call for a media with text tracks (their languages), none without', async () => {
+  it('from cold costs one Management call (whose the media is, and its tracks\' languages), and warm none', async () => {
     const videos = await plainVideos(SITE);
-    const withTracks: string[] = [];
-    const without: string[] = [];
+    let captioned: string | undefined;
+    let published: TextTrackList['text_tracks'] = [];
     for (const id of videos) {
-      const published = (await textTracksOf(SITE, id)).filter((t) => t.status === 'ready');
-      (published.length ? withTracks : without).push(id);
-      if (withTracks.length && without.length) break;
+      published = (await textTracksOf(SITE, id)).filter((t) => t.status === 'ready');
+      if (published.length) {
+        captioned = id;
+        break;
+      }
     }
-    expect(withTracks.length && without.length, 'the seed has videos with captions and without').toBeTruthy();
+    const plainId = videos.find((id) => id !== captioned)!;
+    expect(captioned, 'the seed has a video with captions').toBeDefined();
     // What binds a media (the site's bound playlists) is read first, so the counts below are the media's own.
     await boundPlaylists(SITE);
-    const before = await management();
-    const plain = await api(`/api/sites/${SITE}/media/${without[0]}`, { ip: LONDON });
-    expect(plain.status).toBe(200);
-    expect(await management()).toBe(before);
 
-    const captioned = await api(`/api/sites/${SITE}/media/${withTracks[0]}`, { ip: LONDON });
-    expect(captioned.status).toBe(200);
-    const after = await management();
-    expect(after - before).toBe(1);
-    const media = await captioned.json<MediaResponse>();
-    const tracks = (await textTracksOf(SITE, withTracks[0]!)).filter((t) => t.status === 'ready');
-    const text = media.tracks.filter((t) => t.kind !== 'thumbnails');
-    expect(text.map((t) => t.srclang).sort()).toEqual(tracks.map((t) => t.metadata.srclang).sort());
+    for (const id of [plainId, captioned!]) {
+      const before = await management();
+      const response = await api(`/api/sites/${SITE}/media/${id}`, { ip: LONDON });
+      expect(response.status).toBe(200);
+      expect(await management() - before, id).toBe(1);
+      if (id !== captioned) continue;
+      const media = await response.json<MediaResponse>();
+      const text = media.tracks.filter((t) => t.kind !== 'thumbnails');
+      expect(text.map((t) => t.srclang).sort()).toEqual(published.map((t) => t.metadata.srclang).sort());
+    }
 
-    // Warm: no call of either kind (counted from here: the test's own reads above are Management calls too).
+    // Warm: no call of either kind.
     const warmFrom = await management();
     const delivery = (await deliveryStats()).delivery_calls;
-    expect((await api(`/api/sites/${SITE}/media/${withTracks[0]}`, { ip: LONDON })).status).toBe(200);
+    expect((await api(`/api/sites/${SITE}/media/${captioned}`, { ip: LONDON })).status).toBe(200);
     expect(await management()).toBe(warmFrom);
     expect((await deliveryStats()).delivery_calls).toBe(delivery);
+  });
+
+  it('a media of another site is not found under this one, whatever the other\'s policy (delivery names no property)', async () => {
+    // The europe site's media: its policy refuses New York. Asked for under the plain site, it must not be answered.
+    const [other] = await plainVideos(EUROPE_SITE);
+    await expectError(await api(`/api/sites/${SITE}/media/${other}`, { ip: NEW_YORK }), 404, 'not_found');
+    await expectError(await api(`/api/sites/${SITE}/media/${other}`, { ip: LONDON }), 404, 'not_found');
+    await expectError(await api(`/api/sites/${EUROPE_SITE}/media/${other}`, { ip: NEW_YORK }), 451, 'geo_blocked');
+    // Under a site that signs, the platform refuses the token for another property's media (403): that is "not
+    // found" here too, not the operator's signing configuration.
+    await expectError(await api(`/api/sites/${SEALED}/media/${other}`, { ip: LONDON }), 404, 'not_found');
   });
 
   it('on a site that signs, every delivery call is signed; a wrong secret is refused by the platform and said as 502', async () => {

@@ -26,6 +26,16 @@ export interface DeliveryRequest {
   query?: Record<string, string>;
 }
 
+export const deliveryRefused = () => new ApiError(502, 'delivery_refused',
+  'The platform\'s Delivery API refused the worker\'s request; the operator\'s URL signing configuration needs attention.');
+
+/** Says in the log that the Delivery API refused a site's own resource: the operator's signing configuration. */
+export function reportRefusal(config: Config, site: string, what: string): void {
+  const signs = config.sites.get(site)?.urlSigning !== undefined;
+  console.error(`reelgate: the Delivery API refused ${what} (403)${signs ? ': check the site\'s url_signing secret'
+    : `: the property may now enforce URL signing; configure sites.${site}.url_signing`}`);
+}
+
 export const deliveryUnconfigured = () => new ApiError(503, 'delivery_unconfigured',
   'DELIVERY_BASE_URL is not set: the worker cannot read the platform\'s Delivery API. The operator must set it.');
 
@@ -73,10 +83,9 @@ export async function fetchDelivery(env: Env, config: Config, request: DeliveryR
   if (response.status === 403) {
     await response.body?.cancel();
     // The worker signs every call of a signing site, so a 403 is the operator's configuration (a wrong or rotated
-    // secret) or the property's (it started signing): said once in the log, and to the caller without the details.
-    console.error(`reelgate: the Delivery API refused ${what} (403)${signer ? ': check the site\'s url_signing secret' : ': the property may now enforce URL signing; configure sites.' + site + '.url_signing'}`);
-    refusal(kind, 'refused', new ApiError(502, 'delivery_refused',
-      'The platform\'s Delivery API refused the worker\'s request; the operator\'s URL signing configuration needs attention.'));
+    // secret, or a property that started signing), or a resource of another property (a token opens its own
+    // property's only). The caller tells which (media.ts) and says the first in the log (`reportRefusal`).
+    refusal(kind, 'refused', deliveryRefused());
   }
   if (response.status !== 200) {
     await response.body?.cancel();

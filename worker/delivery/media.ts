@@ -3,10 +3,13 @@
  * HLS manifest and files, its published text tracks, its posters and storyboard, its title, tags and custom params),
  * which costs nothing of the Management API's 60 a minute.
  *
- * The Management API is asked one thing delivery does not say, and only when it matters: the language of each text
- * track (`srclang`; delivery names a track's file, kind and label only), with one `text_tracks/` call when delivery
- * lists any text track. A media without captions costs no Management call; one with them costs one, reserved before it
- * is made. Everything a policy judges (tags and custom params, for membership by rule) is in the delivery answer.
+ * The Management API is asked what delivery does not say, in one call, `GET sites/<site>/media/<id>/text_tracks/`:
+ * - **whose the media is.** Delivery serves any property's public media by id alone and names no property, so a
+ *   media of another site asked for under this one would be answered under this site's policies (none, perhaps)
+ *   instead of its own. The site-scoped list answers 404 for a media that is not the site's, and so does the worker.
+ * - **its text tracks' languages** (`srclang`): delivery names a track's file, kind and label only.
+ * A media delivery does not know (unknown, unpublished) costs no Management call at all. Everything a policy judges
+ * (tags and custom params, for membership by rule) is in the delivery answer.
  *
  * Delivery answers only what is published now, so a media out of its window, unready or unknown is "not found"; the
  * window's end is not stated (`publish_end_date` is null): the cache window bounds how long a media that stops being
@@ -17,16 +20,16 @@ import {
   cacheKeys, deliveryBase, dimension, isHlsType, isPlayableType, renditionLabel, sourceTypeOf, STORYBOARD_LABEL,
 } from '../catalog/index.ts';
 import type { Config } from '../config.ts';
-import type { DeliveryItem, DeliverySource, DeliveryTrack } from '../contract/delivery-types.ts';
+import type { DeliveryFeed, DeliveryItem, DeliverySource, DeliveryTrack } from '../contract/delivery-types.ts';
 import { httpUrl } from '../contract/links.ts';
 import type { MediaResponse, MediaSource, MediaTrack } from '../contract/public-api.ts';
 import type { TextTrack, TextTrackList } from '../contract/v2-types.ts';
 import type { Env } from '../env.ts';
-import { notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import { tagsOf } from './answers.ts';
-import { fetchDelivery } from './client.ts';
+import { fetchDelivery, reportRefusal } from './client.ts';
 
-/** The most Management calls a media answer makes: its text tracks' languages. */
+/** The Management calls a media answer makes: its text tracks, which say the media is the site's and their languages. */
 export const MEDIA_MANAGEMENT_CALLS = 1;
 /** Enough for every text track of one media in a single page. */
 const TRACK_PAGE_LENGTH = 100;
@@ -36,16 +39,30 @@ const MENU_KINDS: ReadonlySet<string> = new Set(['captions', 'subtitles']);
 const STORYBOARD_KINDS: ReadonlySet<string> = new Set(['thumbnails', 'thumbnail']);
 
 export async function loadMedia(env: Env, config: Config, who: CallerContext, site: string, id: string): Promise<MediaResponse> {
-  const feed = await fetchDelivery(env, config, { kind: 'media', site, id });
+  let feed: DeliveryFeed;
+  try {
+    feed = await fetchDelivery(env, config, { kind: 'media', site, id });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'delivery_refused') {
+      // A signing site's token opens its own property's media only, so a refusal may be another property's media:
+      // not found, if the site does not have it; the site's own refused is the operator's signing configuration.
+      await trackLanguages(env, who, site, id);
+      reportRefusal(config, site, `media ${site}/${id}`);
+    }
+    throw error;
+  }
   const found = feed.playlist.find((entry) => entry.mediaid === id);
   if (!found) throw notFound('No such media, or it is not published.');
   const item = unsigned(found, deliveryBase(env.DELIVERY_BASE_URL));
-  const textTracks = item.tracks.filter((t) => TEXT_KINDS.has(t.kind) && httpUrl(t.file) !== null);
-  const languages = textTracks.length ? await trackLanguages(env, who, site, id) : new Map<string, string>();
+  // 404 when the media is another site's (or gone since): not found here either.
+  const languages = await trackLanguages(env, who, site, id);
   return mediaFromDelivery(site, item, languages, deliveryBase(env.DELIVERY_BASE_URL));
 }
 
-/** The Management API's text tracks of the media, by id: their language. One call, on a reservation of its own. */
+/**
+ * The Management API's text tracks of the media in this site, by id: their language. One call, on a reservation of
+ * its own; `not_found` when the media is not the site's.
+ */
 async function trackLanguages(env: Env, who: CallerContext, site: string, id: string): Promise<Map<string, string>> {
   const list = await withReservation(env, who, { key: cacheKeys.media(site, id), calls: MEDIA_MANAGEMENT_CALLS },
     (reserved) => callUpstream<TextTrackList>(env, reserved, {

@@ -9,8 +9,8 @@ const REQUESTS = 5000;
 const CONNECTIONS = 100;
 const DISTINCT_KEYS = 200;
 /**
- * Media keys among the 200; the rest are feed pages. A feed costs 3-4 Management calls; a media one Delivery API call,
- * and one Management call when it has text tracks (their languages), none without.
+ * Media keys among the 200; the rest are feed pages. A feed costs 3-4 Management calls; a media one Delivery API call
+ * and one Management call (its text tracks: whose the media is, and their languages).
  */
 const MEDIA_KEYS = 16;
 const FILL_CAP_MS = 150_000;
@@ -34,10 +34,8 @@ async function distinctKeys(sandbox, secrets) {
     (!m.metadata.publish_end_date || Date.parse(m.metadata.publish_end_date) > now)).map((m) => m.id);
   const entries = new Map();
   for (const id of published.slice(0, MEDIA_KEYS)) {
-    // Its text tracks' languages, when delivery lists any (published ones): the Management side of a media answer.
-    const tracks = await sandbox.v2(`/v2/sites/${site.id}/media/${id}/text_tracks/`, secrets.API_SECRET);
-    const captioned = tracks.text_tracks.some((t) => t.status === 'ready');
-    entries.set(`/api/sites/${site.id}/media/${id}`, { entry: `media:${id}`, floor: captioned ? 1 : 0 });
+    // Its text tracks, site-scoped (whose the media is, and their languages): the Management side of a media answer.
+    entries.set(`/api/sites/${site.id}/media/${id}`, { entry: `media:${id}`, floor: 1 });
   }
   const floors = new Map();
   for (const id of playlists) floors.set(id, await feedFloor(sandbox, secrets, site.id, id));
