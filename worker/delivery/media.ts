@@ -39,35 +39,38 @@ const MENU_KINDS: ReadonlySet<string> = new Set(['captions', 'subtitles']);
 const STORYBOARD_KINDS: ReadonlySet<string> = new Set(['thumbnails', 'thumbnail']);
 
 export async function loadMedia(env: Env, config: Config, who: CallerContext, site: string, id: string): Promise<MediaResponse> {
-  let feed: DeliveryFeed;
-  try {
-    feed = await fetchDelivery(env, config, { kind: 'media', site, id });
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'delivery_refused') {
-      // A signing site's token opens its own property's media only, so a refusal may be another property's media:
-      // not found, if the site does not have it; the site's own refused is the operator's signing configuration.
-      await trackLanguages(env, who, site, id);
-      reportRefusal(config, site, `media ${site}/${id}`);
+  // The Management call is reserved before the delivery call is made: a miss the budget refuses now (429) has spent
+  // nothing of either, and one delivery does not know gives its token back unspent.
+  return withReservation(env, who, { key: cacheKeys.media(site, id), calls: MEDIA_MANAGEMENT_CALLS }, async (reserved) => {
+    let feed: DeliveryFeed;
+    try {
+      feed = await fetchDelivery(env, config, { kind: 'media', site, id });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'delivery_refused') {
+        // A signing site's token opens its own property's media only, so a refusal may be another property's media:
+        // not found, if the site does not have it; the site's own refused is the operator's signing configuration.
+        await trackLanguages(env, reserved, site, id);
+        reportRefusal(config, site, `media ${site}/${id}`);
+      }
+      throw error;
     }
-    throw error;
-  }
-  const found = feed.playlist.find((entry) => entry.mediaid === id);
-  if (!found) throw notFound('No such media, or it is not published.');
-  const item = unsigned(found, deliveryBase(env.DELIVERY_BASE_URL));
-  // 404 when the media is another site's (or gone since): not found here either.
-  const languages = await trackLanguages(env, who, site, id);
-  return mediaFromDelivery(site, item, languages, deliveryBase(env.DELIVERY_BASE_URL));
+    const found = feed.playlist.find((entry) => entry.mediaid === id);
+    if (!found) throw notFound('No such media, or it is not published.');
+    const item = unsigned(found, deliveryBase(env.DELIVERY_BASE_URL));
+    // 404 when the media is another site's (or gone since): not found here either.
+    const languages = await trackLanguages(env, reserved, site, id);
+    return mediaFromDelivery(site, item, languages, deliveryBase(env.DELIVERY_BASE_URL));
+  });
 }
 
 /**
- * The Management API's text tracks of the media in this site, by id: their language. One call, on a reservation of
- * its own; `not_found` when the media is not the site's.
+ * The Management API's text tracks of the media in this site, by id: their language. One call, on the load's
+ * reservation; `not_found` when the media is not the site's.
  */
-async function trackLanguages(env: Env, who: CallerContext, site: string, id: string): Promise<Map<string, string>> {
-  const list = await withReservation(env, who, { key: cacheKeys.media(site, id), calls: MEDIA_MANAGEMENT_CALLS },
-    (reserved) => callUpstream<TextTrackList>(env, reserved, {
-      api: 'v2', op: 'listTextTracks', site, id, params: { page: 1, page_length: TRACK_PAGE_LENGTH },
-    }));
+async function trackLanguages(env: Env, reserved: CallerContext, site: string, id: string): Promise<Map<string, string>> {
+  const list = await callUpstream<TextTrackList>(env, reserved, {
+    api: 'v2', op: 'listTextTracks', site, id, params: { page: 1, page_length: TRACK_PAGE_LENGTH },
+  });
   const languages = new Map<string, string>();
   for (const track of list.text_tracks as TextTrack[]) {
     if (typeof track.id === 'string' && typeof track.metadata?.srclang === 'string') languages.set(track.id, track.metadata.srclang);
