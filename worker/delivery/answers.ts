@@ -94,8 +94,8 @@ export function readDeliveryFeed(body: unknown, what: string): DeliveryFeed {
     need(isObject(body), 'the answer is not an object');
     need(optionalString(body.title) && optionalString(body.description) && optionalString(body.kind) && optionalString(body.feedid),
       'title, description, kind and feedid are strings');
-    const feed: DeliveryFeed = { playlist: list(body.playlist, 'playlist', item) };
     need(Array.isArray(body.playlist), 'playlist is not a list');
+    const feed: DeliveryFeed = { playlist: list(body.playlist, 'playlist', item) };
     if (typeof body.title === 'string') feed.title = body.title;
     if (typeof body.description === 'string') feed.description = body.description;
     if (typeof body.kind === 'string') feed.kind = body.kind;

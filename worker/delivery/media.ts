@@ -26,6 +26,7 @@ import type { MediaResponse, MediaSource, MediaTrack } from '../contract/public-
 import type { TextTrack, TextTrackList } from '../contract/v2-types.ts';
 import type { Env } from '../env.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { unsigned } from '../signing/index.ts';
 import { tagsOf } from './answers.ts';
 import { fetchDelivery, reportRefusal } from './client.ts';
 
@@ -56,10 +57,11 @@ export async function loadMedia(env: Env, config: Config, who: CallerContext, si
     }
     const found = feed.playlist.find((entry) => entry.mediaid === id);
     if (!found) throw notFound('No such media, or it is not published.');
-    const item = unsigned(found, deliveryBase(env.DELIVERY_BASE_URL));
+    const delivery = deliveryBase(env.DELIVERY_BASE_URL);
+    const item = unsignedItem(found, delivery);
     // 404 when the media is another site's (or gone since): not found here either.
     const languages = await trackLanguages(env, reserved, site, id);
-    return mediaFromDelivery(site, item, languages, deliveryBase(env.DELIVERY_BASE_URL));
+    return mediaFromDelivery(site, item, languages, delivery);
   });
 }
 
@@ -78,21 +80,16 @@ async function trackLanguages(env: Env, reserved: CallerContext, site: string, i
   return languages;
 }
 
-const SIGNATURE_PARAMS = ['exp', 'sig', 'token'];
-
 /**
  * The item with the signatures of a signed answer taken off its delivery-host URLs: what is cached is the same for
  * every caller and outlives any signature; each answer signs its URLs afresh (or makes them playback URLs).
  */
-function unsigned(item: DeliveryItem, delivery: string | null): DeliveryItem {
+function unsignedItem(item: DeliveryItem, delivery: string | null): DeliveryItem {
   if (delivery === null) return item;
   const strip = (text: string): string => {
-    if (!text.startsWith(`${delivery}/`)) return text;
+    if (!text.startsWith(`${delivery}/`) || !/[?&](?:exp|sig|token)=/.test(text)) return text;
     try {
-      const url = new URL(text);
-      if (!SIGNATURE_PARAMS.some((name) => url.searchParams.has(name))) return text;
-      for (const name of SIGNATURE_PARAMS) url.searchParams.delete(name);
-      return url.href;
+      return unsigned(new URL(text)).href;
     } catch {
       return text;
     }

@@ -27,12 +27,6 @@ export class DeliveryMeter {
     this.tokens = Math.min(this.tokens, config.burst);
   }
 
-  /** Calls running now, and tokens left: for the tests and the admin view. */
-  get state(): { running: number; tokens: number } {
-    this.refill();
-    return { running: this.running, tokens: this.tokens };
-  }
-
   /** Runs `call` when the bucket and the concurrency limit allow it, or refuses it after `maxWaitMs`. */
   async run<T>(call: () => Promise<T>): Promise<T> {
     await this.acquire();
