@@ -5,8 +5,10 @@
 //   delivery host's own: the HLS master first (packaged from the MP4 ladder, assets.ts `hlsLadder`), the MP4/M4A files
 //   widest first, the storyboard and the published text tracks, the poster at the asked width.
 // - A playlist's media follow its stored rules (playlist-rules.ts): a manual one its ids in order, a dynamic one its
-//   filters and sort (`trending`/`plays` by the counts plays.ts keeps), a similar one the media sharing tags with
-//   `related_media_id`, a search one the media matching the words of `search`; pinned media first, `limit` kept.
+//   filters and sort (`trending`/`plays` by the counts plays.ts keeps), a similar one (recommendations) the media
+//   sharing tags with `related_media_id`, a search or article-matching one the media matching the words of `search`
+//   (an article-matching feed is asked with the article's title there: the platform's player sends the page's
+//   OpenGraph or HTML title for `search=__CONTEXTUAL__`); pinned media first, `limit` kept.
 // - URL signing is the owning site's (the playlist's, or the media's), in the JWT scheme of the /v2/ paths: an enforcing
 //   site refuses an unsigned request, every site one signed wrongly (url-signing.ts). A signed answer names every URL
 //   signed for the same expiry, each in its path's scheme, so a player follows them; an unsigned one names them bare.
@@ -48,7 +50,12 @@ const KINDS: Record<Exclude<PlaylistType, 'watchlist'>, string> = {
   manual: 'MANUAL', dynamic: 'DYNAMIC', search: 'SEARCH', recommendations: 'SIMILAR', article_matching: 'ARTICLE_MATCHING',
 };
 /** The types whose feed is of media related to `related_media_id` (the definition's "similar type playlists"). */
-const SIMILAR_TYPES: readonly PlaylistType[] = ['recommendations', 'article_matching'];
+const SIMILAR_TYPES: readonly PlaylistType[] = ['recommendations'];
+/**
+ * The types whose feed is of media matching the words of `search`: a search playlist's, and an article-matching one's,
+ * which its embed asks with `search=__CONTEXTUAL__` for the player to fill with the article's title.
+ */
+const SEARCH_TYPES: readonly PlaylistType[] = ['search', 'article_matching'];
 
 /** What every answer carries: the delivery host's answers are read by players on any page. */
 const CORS = { 'access-control-allow-origin': '*' };
@@ -221,7 +228,8 @@ async function itemOf(a: Answering, media: Media, feedid: string | null): Promis
     image: await a.link.image(poster, a.posterWidth),
     images,
     duration: Math.round(media.duration ?? 0),
-    link: a.origin + deliveryPath.preview(media.id),
+    // The media's own link (its permalink) where the publisher set one, else the delivery host's preview page.
+    link: m.permalink || a.origin + deliveryPath.preview(media.id),
     ...(feedid !== null ? { feedid } : {}),
     custom: { ...m.custom_params },
     sources: await sourcesOf(a, media),
@@ -358,9 +366,11 @@ function playlistMedia(store: Store, site: string, playlist: Playlist, params: U
     const shared = (m: Media) => m.metadata.tags.filter((t) => related.metadata.tags.includes(t)).length;
     chosen = candidates.filter((m) => m.id !== related.id && shared(m) > 0)
       .sort((a, b) => shared(b) - shared(a) || newest(a, b));
-  } else if (type === 'search') {
+  } else if (SEARCH_TYPES.includes(type)) {
     const words = searchWords(single(params, 'search') ?? '');
-    if (!words.length) throw invalid('invalid_parameter', `search is required: playlist '${playlist.id}' is a SEARCH playlist of media matching a phrase.`);
+    if (!words.length) {
+      throw invalid('invalid_parameter', `search is required: playlist '${playlist.id}' is a ${KINDS[type as keyof typeof KINDS]} playlist of media matching a phrase.`);
+    }
     chosen = candidates.filter((m) => wordsMatched(m, words) > 0)
       .sort((a, b) => wordsMatched(b, words) - wordsMatched(a, words) || newest(a, b));
   } else {

@@ -109,7 +109,9 @@ describe('GET /v2/media/<id>', () => {
     expect(item).not.toHaveProperty('feedid');
     expect(item).toMatchObject({
       mediaid: video.id, title: video.metadata.title, pubdate: pubdate(video), tags: video.metadata.tags.join(', '),
-      duration: Math.round(video.duration!), link: `${ORIGIN}/previews/${video.id}`, custom: video.metadata.custom_params,
+      // The media's own link where it has one (its permalink), else the delivery host's preview page.
+      duration: Math.round(video.duration!), link: (video.metadata as { permalink?: string | null }).permalink || `${ORIGIN}/previews/${video.id}`,
+      custom: video.metadata.custom_params,
       image: `${ORIGIN}/v2/media/${video.id}/poster.jpg?width=720`,
     });
     expect(item.images).toEqual([320, 480, 640, 720, 1280, 1920].map((width) =>
@@ -288,11 +290,18 @@ describe('GET /v2/playlists/<id>', () => {
     expect(await expectRefused(`/v2/playlists/${similar.id}`, 400, 'invalid_parameter')).toContain('related_media_id');
     await expectRefused(`/v2/playlists/${similar.id}?related_media_id=Nope1234`, 404, 'not_found');
     await expectRefused(`/v2/playlists/${similar.id}?related_media_id=${big.media.scheduled[0]}`, 404, 'not_found');
-    // Article matching is related by tags the same way, and takes its own filters (the seed's excludes fitness).
+  });
+
+  it('an article-matching playlist: media matching the words of the article\'s title in search, within its own filters', async () => {
+    // The platform's embed asks `search=__CONTEXTUAL__` and its player fills in the page's title: a phrase, not a media.
     const article = (await typedPlaylists(big, 'article_matching'))[0]!;
-    expect(await expectRefused(`/v2/playlists/${article.id}`, 400, 'invalid_parameter')).toContain('related_media_id');
-    const matched = await feed(`/v2/playlists/${article.id}?related_media_id=${related.id}`);
+    expect(await expectRefused(`/v2/playlists/${article.id}`, 400, 'invalid_parameter')).toContain('search');
+    const title = media.find((m) => isPublished(m) && !m.metadata.tags.includes('fitness'))!.metadata.title;
+    const matched = await feed(`/v2/playlists/${article.id}?search=${encodeURIComponent(title)}`);
     expect(matched.kind).toBe('ARTICLE_MATCHING');
+    expect(matched.playlist.length).toBeGreaterThan(0);
+    expect(matched.playlist.length).toBeLessThanOrEqual(article.metadata.media_filter.limit);
+    // The seed's article-matching playlist excludes `fitness`: no such media, however well its words match.
     expect(matched.playlist.every((item) => !(item.tags ?? '').split(', ').includes('fitness'))).toBe(true);
   });
 
