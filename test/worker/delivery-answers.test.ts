@@ -89,7 +89,7 @@ describe('a media answer made from delivery', () => {
 
   it('states the publish start, tags, posters narrowest first; the preview page is no permalink', () => {
     const answer = mediaFromDelivery('SiTe1234', item(), new Map(), DELIVERY);
-    expect(answer.publish_start_date).toBe('2023-11-14T22:13:20.000Z');
+    expect(answer.publish_start_date).toBe('2023-11-14T22:13:20Z');
     expect(answer.publish_end_date).toBeNull();
     expect(answer.tags).toEqual(['sea', 'tide']);
     expect(answer.thumbnails.map((t) => t.width)).toEqual([320, 720, 1280]);

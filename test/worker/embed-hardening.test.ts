@@ -7,11 +7,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, getConfig, parseConfig } from '../../worker/config.ts';
 import { httpUrl } from '../../worker/contract/links.ts';
 import type { FeedItem, FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
-import type { Media, Playlist } from '../../worker/contract/v2-types.ts';
+import type { Playlist } from '../../worker/contract/v2-types.ts';
 import { FRAME_SCRIPT, frameLayout } from '../../worker/embed/frame-script.ts';
 import type { Env } from '../../worker/env.ts';
 import worker from '../../worker/index.ts';
-import { feedItem, playlistHeader } from '../../worker/catalog/projections.ts';
+import { playlistHeader } from '../../worker/catalog/projections.ts';
+import type { DeliveryItem } from '../../worker/contract/delivery-types.ts';
+import { feedItemFromDelivery } from '../../worker/delivery/index.ts';
 import { RequestContext } from '../../worker/http/context.ts';
 import { resourceSource } from '../../worker/render/resource-source.ts';
 import { itemHref, mediaFallback, playlistFallback } from '../../worker/render/fallback-html.ts';
@@ -251,11 +253,11 @@ describe('issue 22 item 5: `javascript:` links are rendered', () => {
 
   it('projects a `javascript:` permalink or playlist link to null (the platform stores any string in either)', () => {
     // The sandbox, stricter than the platform's definition, refuses a non-http(s) playlist link: projected here directly.
-    const options = { delivery: null };
-    const base = { id: 'abcdefgh', duration: 10, media_type: 'video', metadata: { title: 'T', tags: [] } } as unknown as Media;
-    expect(feedItem({ ...base, metadata: { ...base.metadata, permalink: JS_LINK } } as Media, options).permalink).toBeNull();
-    expect(feedItem({ ...base, metadata: { ...base.metadata, permalink: 'https://news.example/a' } } as Media, options).permalink)
-      .toBe('https://news.example/a');
+    const item = (link: string): DeliveryItem => ({
+      mediaid: 'abcdefgh', title: 'T', description: '', pubdate: 1_700_000_000, image: '', duration: 10, link, custom: {}, sources: [], tracks: [],
+    });
+    expect(feedItemFromDelivery(item(JS_LINK), null).permalink).toBeNull();
+    expect(feedItemFromDelivery(item('https://news.example/a'), null).permalink).toBe('https://news.example/a');
     const header = (link: string) => playlistHeader({ id: 'abcdefgh', metadata: { title: 'P', link } as Playlist['metadata'] }, 'manual');
     expect(header('javascript:alert(2)').link).toBeNull();
     expect(header('data:text/html,x').link).toBeNull();

@@ -5,11 +5,9 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
-import type { Media, TextTrack } from '../../worker/contract/v2-types.ts';
+import type { TextTrack } from '../../worker/contract/v2-types.ts';
 import { cacheKeys } from '../../worker/catalog/index.ts';
 import { readRules } from '../../worker/catalog/playlist-rules.ts';
-import { filteredSelection } from '../../worker/catalog/playlist-selection.ts';
-import { checkQ } from '../../worker/contract/list-query.ts';
 import { tracksOf } from '../../worker/catalog/projections.ts';
 import { budgetStub, failureToError } from '../../worker/budget/client.ts';
 import { describeFailure } from '../../worker/budget/execute.ts';
@@ -174,19 +172,6 @@ describe('rules the definition says are there are read, never assumed empty', ()
 });
 
 describe('a request the worker builds out of the platform\'s bounds is its own failure', () => {
-  it('a filtered playlist whose words the platform would refuse in q is still read: narrowed by less, checked on answers', () => {
-    const rules = readRules('abcdEFGH', 'dynamic', {
-      tag_filter: { include: { values: ['tab\there', 'x'.repeat(1100)], match: 'any' }, exclude: { values: [], match: 'any' } },
-      custom_param_filter: { include: { values: {}, match: 'any' }, exclude: { values: {}, match: 'any' } },
-      media_filter: {}, pinning: { slot1: null, slot2: null }, recency: null,
-    });
-    const selection = filteredSelection(rules as Parameters<typeof filteredSelection>[0], { kind: 'none' });
-    expect(checkQ(selection.q).ok).toBe(true);
-    const media = (tags: string[]) => ({ status: 'ready', metadata: { tags, publish_start_date: '2020-01-01T00:00:00Z' } }) as Media;
-    expect(selection.keep(media(['tab\there']), Date.now())).toBe(true);
-    expect(selection.keep(media(['other']), Date.now())).toBe(false);
-  });
-
   it('a list query refused before sending is 502 upstream_request_refused, never "not found"', () => {
     const error = failureToError(describeFailure(new InvalidArgumentError('q', 'q must be at most 1024 characters.')));
     expect({ status: error.status, code: error.code }).toEqual({ status: 502, code: 'upstream_request_refused' });

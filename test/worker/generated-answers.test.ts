@@ -87,13 +87,13 @@ async function scripted(...list: Script[]): Promise<void> {
 
 const SANDBOX_ROUTE = {
   media: 'GET /v2/sites/:site/media/:media/',
-  list: 'GET /v2/sites/:site/media/',
   renditions: 'GET /v2/sites/:site/media/:media/media_renditions/',
   tracks: 'GET /v2/sites/:site/media/:media/text_tracks/',
   player: 'GET /v2/sites/:site/players/:player/',
   playlist: 'GET /v2/sites/:site/playlists/:playlist/',
   typed: 'GET /v2/sites/:site/playlists/:playlist/:playlist_type/',
   delivery: 'GET /v2/media/:media',
+  deliveryPlaylist: 'GET /v2/playlists/:playlist',
 };
 
 /**
@@ -544,12 +544,41 @@ describe('generated media answers', () => {
 
 // ----------------------------------------------------------------------------------------------------------- feed
 
-function playlistScripts(site: string, playlist: PlaylistAnswers): Script[] {
+/**
+ * A playlist's Management answers (its head: type and rules) and what the Delivery API delivers of it from the world's
+ * media: a manual playlist's listed media in order, a dynamic one's pinned media and those its rules select, up to
+ * its limit; published media only, each as `GET /v2/media/<id>` would give it. The similar and search types are
+ * delivered for a variant only, and a watchlist never: no delivery answer is scripted for them.
+ */
+function playlistScripts(site: string, playlist: PlaylistAnswers, media: readonly any[] = []): Script[] {
   const params = { site, playlist: playlist.id };
+  const delivered = deliveredFeedOf(playlist, media);
   return [{ route: SANDBOX_ROUTE.playlist, params, body: playlist.untyped },
     ...(playlist.typed
       ? [{ route: SANDBOX_ROUTE.typed, params: { ...params, playlist_type: `${playlist.type}_playlist` }, body: playlist.typed }]
-      : [])];
+      : []),
+    ...(delivered ? [{ route: SANDBOX_ROUTE.deliveryPlaylist, params: { playlist: playlist.id }, status: 200, body: delivered }] : [])];
+}
+
+const NO_RENDITIONS = { media_renditions: [], page: 1, page_length: 100, total: 0 };
+const NO_TRACKS = { text_tracks: [], page: 1, page_length: 100, total: 0 };
+
+function deliveredFeedOf(playlist: PlaylistAnswers, media: readonly any[]): unknown {
+  if (!playlist.typed || !['manual', 'dynamic'].includes(playlist.type)) return null;
+  const m = playlist.typed.metadata;
+  const byId = new Map(media.filter((x) => playable(x)).map((x) => [x.id as string, x]));
+  let chosen: any[];
+  if (playlist.type === 'manual') {
+    chosen = [...new Set(m.media_filter.include.values as string[])].flatMap((id) => byId.get(id) ?? []);
+  } else {
+    const pinned = [m.pinning.slot1, m.pinning.slot2].flatMap((id) => byId.get(id) ?? []);
+    const selected = [...byId.values()].filter((x) => !pinned.includes(x) && binds(playlist, x.id, factsOf(x)));
+    const limit = Number.isInteger(m.media_filter.limit) && m.media_filter.limit > 0 ? m.media_filter.limit : 10;
+    chosen = [...pinned, ...selected].slice(0, limit);
+  }
+  const items = chosen.slice(0, 100).map((x) => (deliveryOf({ id: x.id, media: x, renditions: NO_RENDITIONS, tracks: NO_TRACKS })
+    .body as { playlist: unknown[] }).playlist[0]);
+  return { title: String(m.title ?? ''), description: '', kind: playlist.type.toUpperCase(), feedid: playlist.id, playlist: items };
 }
 
 /** A feed answer of 200: the documented shape, and only media the playlist's own rules or list could bring. */
@@ -616,9 +645,9 @@ describe('generated feed answers', () => {
         const { cleared } = await freshWorld([...new Set(changed.map((p) => p.id))].flatMap(keysOf), { scriptsAhead: 12, callsAhead: VISITOR_BURST });
         for (const playlist of changed) current.set(playlist.id, playlist);
         // Scripts cleared: the bound playlists' current answers are scripted again (the worker may read them again).
-        await scripted(...[...(cleared ? current.values() : changed)].flatMap((playlist) => playlistScripts(SITE, playlist)),
-          ...(BOUND.includes(world.target.id) ? [] : playlistScripts(world.site, world.target)),
-          { route: SANDBOX_ROUTE.list, params: { site: world.site }, body: world.list });
+        const listMedia = world.list.media as any[];
+        await scripted(...[...(cleared ? current.values() : changed)].flatMap((playlist) => playlistScripts(SITE, playlist, listMedia)),
+          ...(BOUND.includes(world.target.id) ? [] : playlistScripts(world.site, world.target, listMedia)));
         const bound = [...current.values()];
         const page = 1 + (world.run % 3 === 2 ? 1 : 0);
         const pageLength = [10, 50, 1][world.run % 3]!;

@@ -56,6 +56,8 @@ export interface SandboxStats {
   rate_limited: number;
   auth_failures: number;
   last_authorization_sha256: string | null;
+  /** Calls to the Delivery API (outside the Management API's counts and rate window). */
+  delivery_calls: number;
 }
 
 /** The sandbox's counters, normalised to what these suites read. */
@@ -73,6 +75,7 @@ export function normaliseStats(raw: Record<string, unknown>): SandboxStats {
     rate_limited: Number(raw.rate_limited),
     auth_failures: Number(raw.auth_failures),
     last_authorization_sha256: (raw.last_authorization_sha256 as string | null) ?? null,
+    delivery_calls: Number(raw.delivery_calls),
   };
 }
 

@@ -6,7 +6,7 @@ import { budgetStub } from '../../worker/budget/client.ts';
 import type { FeedResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { api, boundMediaIds, config, expectError, expectNoSecret, resetWorld, SITE, stats } from './helpers.ts';
 import {
-  allMedia, isPublic, manualIds, playlistOfType, playlists, players, taggedPublicMedia, textTracks, typedPlaylist,
+  allMedia, deliveredIds, isPublic, manualIds, playlistOfType, playlists, players, taggedPublicMedia, textTracks, typedPlaylist,
 } from './upstream-direct.ts';
 
 const FORBIDDEN_KEYS = ['upload', 'source_url', 'download_url', 'error_message', 'hosting_type', 'external_id', 'relationships', 'metadata'];
@@ -106,26 +106,21 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     await expectError(await api(`/api/sites/${SITE}/playlists/${playlist.id}?page=0`), 400, 'invalid_request');
   });
 
-  it('resolves a search playlist by its filters, narrowed by the phrase the caller gives', async () => {
+  it('resolves a search playlist as the platform delivers it for the caller\'s phrase, and holds nothing without one', async () => {
     const all = await allMedia(SITE);
     const search = await playlistOfType(SITE, 'search');
-    const body = await feed(SITE, search.id, '?page_length=50');
-    expect(body.items.length).toBeGreaterThan(0);
-    for (const item of body.items) {
-      const m = all.find((x) => x.id === item.id)!;
-      expect(isPublic(m)).toBe(true);
-      expect(m.metadata.tags).toContain('travel');
-    }
-    const phrase = all.find((m) => body.items.some((i) => i.id === m.id))!.metadata.title.split(' ')[0]!.toLowerCase();
+    // The platform delivers a search playlist for a phrase only: its own feed has nothing to match.
+    expect((await feed(SITE, search.id, '?page_length=50')).items).toEqual([]);
+    const travel = all.filter((m) => isPublic(m) && m.metadata.tags.includes('travel'));
+    const phrase = travel[0]!.metadata.title.split(' ')[0]!.toLowerCase();
     const found = await feed(SITE, search.id, `?search=${encodeURIComponent(phrase)}&page_length=50`);
     expect(found.items.length).toBeGreaterThan(0);
-    for (const item of found.items) {
-      expect(`${item.title} ${item.description ?? ''}`.toLowerCase()).toContain(phrase);
-      expect(item.tags).toContain('travel');
-    }
+    expect(found.items.map((i) => i.id)).toEqual(await deliveredIds(search.id, { search: phrase }));
+    for (const item of found.items) expect(item.tags).toContain('travel');
+    await expectError(await api(`/api/sites/${SITE}/playlists/${search.id}?search=${encodeURIComponent('...')}`), 400, 'invalid_request');
   });
 
-  it('resolves a dynamic playlist sorted by trending newest first: plays and trending are not in the Management API', async () => {
+  it('resolves a trending playlist in the platform\'s order (by plays), which the Management API cannot tell', async () => {
     const all = await allMedia(SITE);
     const trending = (await playlists(SITE)).filter((p) => p.playlist_type === 'dynamic')
       .sort((a, b) => a.created.localeCompare(b.created))[1]!;
@@ -133,41 +128,47 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     expect((typed.metadata as { media_filter: { sort: string } }).media_filter.sort).toBe('trending:dsc');
     const body = await feed(SITE, trending.id, '?page_length=50');
     expect(body.playlist.type).toBe('dynamic');
-    // Among the media public now (a filtered playlist picks among those), newest first, as many as its limit.
+    const delivered = await deliveredIds(trending.id);
+    expect(delivered).toHaveLength(10);
+    expect(body.items.map((i) => i.id)).toEqual(delivered);
+    // Not the newest-first order a Management API media list could give: a shelf that guessed would differ.
     const newest = all.filter((m) => isPublic(m))
       .sort((a, b) => b.metadata.publish_start_date!.localeCompare(a.metadata.publish_start_date!) || (a.id < b.id ? -1 : 1))
       .slice(0, 10).map((m) => m.id);
-    expect(body.items.map((i) => i.id)).toEqual(newest);
+    expect(delivered).not.toEqual(newest);
   });
 
-  it('resolves recommendations by the tags of the media the caller relates to, without that media', async () => {
+  it('resolves recommendations as the platform relates them to the caller\'s media, without that media', async () => {
     const recs = await playlistOfType(SITE, 'recommendations');
     const [related, other] = await taggedPublicMedia(SITE);
+    // Without a media to relate to, the platform delivers nothing.
+    expect((await feed(SITE, recs.id, '?page_length=50')).items).toEqual([]);
     const body = await feed(SITE, recs.id, `?related_media_id=${related!.id}&page_length=50`);
     expect(body.items.length).toBeGreaterThan(0);
-    for (const item of body.items) {
-      expect(item.id).not.toBe(related!.id);
-      expect(item.tags.some((t) => related!.metadata.tags.includes(t))).toBe(true);
-    }
+    expect(body.items.map((i) => i.id)).toEqual(await deliveredIds(recs.id, { related_media_id: related!.id }));
+    expect(body.items.map((i) => i.id)).not.toContain(related!.id);
     // `seed` is the older name of the same parameter.
     const older = await feed(SITE, recs.id, `?seed=${other!.id}&page_length=50`);
-    for (const item of older.items) expect(item.tags.some((t) => other!.metadata.tags.includes(t))).toBe(true);
+    expect(older.items.map((i) => i.id)).toEqual(await deliveredIds(recs.id, { related_media_id: other!.id }));
     await expectError(await api(`/api/sites/${SITE}/playlists/${recs.id}?seed=${other!.id}&related_media_id=${related!.id}`), 400, 'invalid_request');
+    // A media the platform does not deliver relates to nothing.
+    expect((await feed(SITE, recs.id, '?related_media_id=Nope1234')).items).toEqual([]);
   });
 
-  it('matches article tags given by the caller, within the playlist\'s own filters', async () => {
+  it('matches an article by its title (or its tags) as the platform does, within the playlist\'s own filters', async () => {
     const art = await playlistOfType(SITE, 'article_matching');
     const excluded = (art.metadata as { tag_filter: { exclude: { values: string[] } } }).tag_filter.exclude.values;
     expect(excluded.length).toBeGreaterThan(0);
-    const byDefault = await feed(SITE, art.id);
-    expect(byDefault.items.length).toBeGreaterThan(0);
-    for (const item of byDefault.items) expect(item.tags.some((t) => excluded.includes(t))).toBe(false);
+    // The platform's player asks with the page's title (`search=__CONTEXTUAL__`): without one there is nothing to match.
+    expect((await feed(SITE, art.id)).items).toEqual([]);
+    const title = (await allMedia(SITE)).find((m) => isPublic(m) && !m.metadata.tags.some((t) => excluded.includes(t)))!.metadata.title;
+    const byTitle = await feed(SITE, art.id, `?search=${encodeURIComponent(title)}`);
+    expect(byTitle.items.length).toBeGreaterThan(0);
+    expect(byTitle.items.map((i) => i.id)).toEqual(await deliveredIds(art.id, { search: title.toLowerCase() }));
     const travel = await feed(SITE, art.id, '?tags=travel');
     expect(travel.items.length).toBeGreaterThan(0);
-    for (const item of travel.items) {
-      expect(item.tags).toContain('travel');
-      expect(item.tags.some((t) => excluded.includes(t))).toBe(false);
-    }
+    expect(travel.items.map((i) => i.id)).toEqual(await deliveredIds(art.id, { search: 'travel' }));
+    for (const item of [...byTitle.items, ...travel.items]) expect(item.tags.some((t) => excluded.includes(t))).toBe(false);
   });
 
   it('answers 404 for a site that is not configured and for an unknown playlist', async () => {

@@ -49,3 +49,19 @@ export async function taggedPublicMedia(site: string): Promise<Media[]> {
 export async function textTracks(site: string, mediaId: string): Promise<TextTrack[]> {
   return (await v2<TextTrackList>(`${site}/media/${mediaId}/text_tracks/?page_length=100`)).text_tracks;
 }
+
+/**
+ * The ids of a playlist's feed as the sandbox's Delivery API answers it (the order a platform player shows), every
+ * page of 100 read; `query` as the Delivery API takes it (`related_media_id`, `search`).
+ */
+export async function deliveredIds(playlistId: string, query: Record<string, string> = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 1; ; offset += 100) {
+    const params = new URLSearchParams({ ...query, page_offset: String(offset), page_limit: '100' });
+    const response = await sandbox(`/v2/playlists/${playlistId}?${params}`);
+    if (!response.ok) throw new Error(`sandbox delivery ${playlistId}: ${response.status}`);
+    const page = await response.json<{ playlist: Array<{ mediaid: string }> }>();
+    ids.push(...page.playlist.map((item) => item.mediaid));
+    if (page.playlist.length < 100) return ids;
+  }
+}

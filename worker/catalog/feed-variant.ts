@@ -1,14 +1,15 @@
 /**
  * A feed's variants: what a caller may vary per request, and which playlist type takes which. Below both the feed
- * loader (catalog/feed.ts) and the cache keys (catalog/keys.ts), which name a variant's entries.
+ * loader (delivery/feed.ts) and the cache keys (catalog/keys.ts), which name a variant's entries.
  */
 import type { PlaylistType } from '../contract/v2-types.ts';
 import { invalidRequest } from '../http/errors.ts';
 
 /**
  * What a caller may vary, at delivery time, as the platform's Delivery API takes it: the media a recommendations feed
- * relates to (`related_media_id`, older name `seed`), the article tags of an article-matching feed, the phrase of a
- * search feed. The Management API stores none of them.
+ * relates to (`related_media_id`, older name `seed`), the phrase of a search feed or the article an article-matching
+ * feed sits beside (`search`: the article's title, as the platform's player sends it; or the article's `tags`). The
+ * Management API stores none of them.
  */
 export interface FeedVariant {
   seed: string | null;
@@ -16,11 +17,11 @@ export interface FeedVariant {
   search: string | null;
 }
 
-/** The query parameter each playlist type varies by; the other types take none. */
-const VARIANT_PARAMETER: Partial<Record<PlaylistType, keyof FeedVariant>> = {
-  recommendations: 'seed',
-  article_matching: 'tags',
-  search: 'search',
+/** The query parameters each playlist type varies by; the other types take none. */
+const VARIANT_PARAMETERS: Partial<Record<PlaylistType, ReadonlyArray<keyof FeedVariant>>> = {
+  recommendations: ['seed'],
+  article_matching: ['search', 'tags'],
+  search: ['search'],
 };
 
 /** The name a caller knows each variant by. */
@@ -33,6 +34,11 @@ export function isVariant(variant: FeedVariant): boolean {
   return variant.seed !== null || variant.tags.length > 0 || variant.search !== null;
 }
 
+/** Whether the playlist's type delivers anything without a variant: a similar or search feed needs its media or words. */
+export function needsVariant(type: PlaylistType): boolean {
+  return VARIANT_PARAMETERS[type] !== undefined;
+}
+
 /**
  * Refuses a variant the playlist's type does not use: every value would be a new cache key (and upstream calls) for
  * an answer that is the same as the playlist's own feed.
@@ -40,8 +46,8 @@ export function isVariant(variant: FeedVariant): boolean {
 export function checkVariant(type: PlaylistType, variant: FeedVariant): void {
   for (const parameter of ['seed', 'tags', 'search'] as const) {
     const given = parameter === 'tags' ? variant.tags.length > 0 : variant[parameter] !== null;
-    if (!given || VARIANT_PARAMETER[type] === parameter) continue;
-    const takes = Object.entries(VARIANT_PARAMETER).find(([, p]) => p === parameter)![0];
+    if (!given || VARIANT_PARAMETERS[type]?.includes(parameter)) continue;
+    const takes = Object.entries(VARIANT_PARAMETERS).filter(([, p]) => p.includes(parameter)).map(([t]) => t).join(' and ');
     throw invalidRequest(`"${PARAMETER_NAME[parameter]}" applies to ${takes} playlists only; this playlist is ${type}.`);
   }
 }

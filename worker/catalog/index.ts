@@ -1,10 +1,10 @@
 /**
- * The catalog: how feeds, media and players load from the platform (through the budget, each load reserved whole),
- * what of them may leave the worker (projections.ts), and the cache keys they are kept under (keys.ts). Others
- * import from here.
+ * The catalog: what the worker reads from the Management API (a playlist's head and rules, players, through the
+ * budget, each load reserved whole), what of it may leave the worker (projections.ts), the delivery host's layout,
+ * and the cache keys everything is kept under (keys.ts). Others import from here.
  */
-export { baseFeed, feedOf, loadFeed, loadPlaylistHead, type FeedSnapshot, type PlaylistHead } from './feed.ts';
-export { checkVariant, isVariant, NO_VARIANT, type FeedVariant } from './feed-variant.ts';
+export { headCalls, loadPlaylistHead, type HeadLoadOptions, type PlaylistHead } from './playlist-head.ts';
+export { checkVariant, isVariant, needsVariant, NO_VARIANT, type FeedVariant } from './feed-variant.ts';
 export { cacheKeys, cachePrefixes, variantKey } from './keys.ts';
 export { loadPlayer } from './player.ts';
 export { allowedCustomParams, isPublished, tracksOf } from './projections.ts';
@@ -12,4 +12,4 @@ export { checkMediaFiles, checkOwnFile, deliveryHost, foreignDeliveryFile, deliv
 export { deliveryBase, posterUrl } from './posters.ts';
 export { dimension, isHlsType, isPlayableType, renditionLabel, sourceTypeOf } from './source-types.ts';
 export { STORYBOARD_LABEL, storyboardFile } from './storyboard.ts';
-export { selects, type MemberFacts, type MemberRules } from './member-rules.ts';
+export { memberRulesOf, selects, type MemberFacts, type MemberRules } from './member-rules.ts';

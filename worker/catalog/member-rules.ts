@@ -5,8 +5,7 @@
  * kept with the feed and evaluated on the media itself. Ordering and narrowing rules (sort, limit, recency, the caller's
  * search, tags or related media) never make a media less bound: a policy errs toward refusing.
  */
-import type { FilteredRules } from './playlist-rules.ts';
-import { paramsMatch, some, tagsMatch } from './playlist-selection.ts';
+import type { FilteredRules, ValueFilter } from './playlist-rules.ts';
 
 export type MemberRules = Pick<FilteredRules, 'includeTags' | 'excludeTags' | 'includeParams' | 'excludeParams'>;
 
@@ -28,3 +27,19 @@ export function selects(rules: MemberRules, media: MemberFacts): boolean {
   if (!paramsMatch(media.custom_params, rules.includeParams)) return false;
   return !(some(rules.excludeParams) && paramsMatch(media.custom_params, rules.excludeParams));
 }
+
+function tagsMatch(tags: readonly string[], filter: ValueFilter<string[]>): boolean {
+  if (!filter.values.length) return true;
+  return filter.match === 'all' ? filter.values.every((t) => tags.includes(t)) : filter.values.some((t) => tags.includes(t));
+}
+
+function paramsMatch(params: Readonly<Record<string, string>>, filter: ValueFilter<Record<string, string>>): boolean {
+  const wanted = Object.entries(filter.values);
+  if (!wanted.length) return true;
+  const hit = ([name, value]: [string, string]) => params[name] === value;
+  return filter.match === 'all' ? wanted.every(hit) : wanted.some(hit);
+}
+
+/** Whether a filter names anything: an empty exclusion excludes nothing. */
+const some = (filter: ValueFilter<string[] | Record<string, string>>) =>
+  Array.isArray(filter.values) ? filter.values.length > 0 : Object.keys(filter.values).length > 0;

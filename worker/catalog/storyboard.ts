@@ -1,24 +1,12 @@
 /**
- * The preview-thumbnail storyboard of a video, from the platform's delivery side like its posters (posters.ts): a
- * WebVTT file at `<delivery>/strips/<media_id>-120.vtt` whose cues each name a sprite image (`<media_id>-120.jpg`,
- * usually relative to the VTT) and the 120-pixel-wide frame in it (`#xywh=x,y,w,h`). Players load it as a track of
- * kind `thumbnails` for seek-bar previews. Naming it costs no upstream call.
+ * The preview-thumbnail storyboard of a video, as the Delivery API names it (a `thumbnails` track): a WebVTT file at
+ * `<delivery>/strips/<media_id>-120.vtt` whose cues each name a sprite image (`<media_id>-120.jpg`, usually relative
+ * to the VTT) and the 120-pixel-wide frame in it (`#xywh=x,y,w,h`). Players load it as a track of kind `thumbnails`
+ * for seek-bar previews.
  */
-import type { MediaTrack } from '../contract/public-api.ts';
 
-/** The frame width of the storyboard the platform publishes for every video. */
-export const STORYBOARD_WIDTH = 120;
+/** The label a media answer gives its storyboard track. */
 export const STORYBOARD_LABEL = 'Thumbnails';
-
-export function storyboardUrl(base: string, mediaId: string): string {
-  return `${base}/strips/${encodeURIComponent(mediaId)}-${STORYBOARD_WIDTH}.vtt`;
-}
-
-/** The storyboard as a track of the media answer, or null without a delivery base. */
-export function storyboardTrack(base: string | null, mediaId: string): MediaTrack | null {
-  if (base === null) return null;
-  return { url: storyboardUrl(base, mediaId), kind: 'thumbnails', label: STORYBOARD_LABEL, srclang: '', default: false };
-}
 
 const PLAIN_NAME = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,63}$/;
 

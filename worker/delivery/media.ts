@@ -22,7 +22,7 @@ import {
 import type { Config } from '../config.ts';
 import type { DeliveryFeed, DeliveryItem, DeliverySource, DeliveryTrack } from '../contract/delivery-types.ts';
 import { httpUrl } from '../contract/links.ts';
-import type { MediaResponse, MediaSource, MediaTrack } from '../contract/public-api.ts';
+import type { FeedItem, MediaResponse, MediaSource, MediaTrack } from '../contract/public-api.ts';
 import type { TextTrack, TextTrackList } from '../contract/v2-types.ts';
 import type { Env } from '../env.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -84,7 +84,7 @@ async function trackLanguages(env: Env, reserved: CallerContext, site: string, i
  * The item with the signatures of a signed answer taken off its delivery-host URLs: what is cached is the same for
  * every caller and outlives any signature; each answer signs its URLs afresh (or makes them playback URLs).
  */
-function unsignedItem(item: DeliveryItem, delivery: string | null): DeliveryItem {
+export function unsignedItem(item: DeliveryItem, delivery: string | null): DeliveryItem {
   if (delivery === null) return item;
   const strip = (text: string): string => {
     if (!text.startsWith(`${delivery}/`) || !/[?&](?:exp|sig|token)=/.test(text)) return text;
@@ -145,21 +145,17 @@ function textTracksOf(tracks: readonly DeliveryTrack[], languages: ReadonlyMap<s
   }));
 }
 
-/** The public media answer from a delivery item (and its tracks' languages); the cache keeps every custom param. */
-export function mediaFromDelivery(site: string, item: DeliveryItem, languages: ReadonlyMap<string, string>,
-  delivery: string | null): MediaResponse {
+/** The item's playable sources: the adaptive manifest first (a player that can use it should), then files widest first, audio last. */
+function sourcesOf(item: DeliveryItem): MediaSource[] {
   const playable = item.sources.map(source).filter((s): s is MediaSource => s !== null);
-  // The adaptive manifest first (a player that can use it should), then files widest first, audio last.
-  const sources = [...playable.filter(adaptive), ...playable.filter((s) => !adaptive(s))
+  return [...playable.filter(adaptive), ...playable.filter((s) => !adaptive(s))
     .sort((a, b) => (b.width ?? -1) - (a.width ?? -1) || b.filesize - a.filesize)];
-  const video = sources.some((s) => adaptive(s) || s.type.startsWith('video/'));
-  const mediaType = video ? 'video' : sources.some((s) => s.type.startsWith('audio/')) ? 'audio' : 'unknown';
-  const storyboard = item.tracks.find((t) => STORYBOARD_KINDS.has(t.kind) && httpUrl(t.file) !== null);
-  const tracks = textTracksOf(item.tracks, languages);
-  // A storyboard previews a video that can be played; an audio media, or one with nothing to play, has none.
-  if (storyboard && video) {
-    tracks.push({ url: httpUrl(storyboard.file)!, kind: 'thumbnails', label: STORYBOARD_LABEL, srclang: '', default: false });
-  }
+}
+
+const isVideo = (sources: readonly MediaSource[]) => sources.some((s) => adaptive(s) || s.type.startsWith('video/'));
+
+/** A delivery item as a shelf shows it (a feed's item, and the fields a media answer shares with one); every custom param kept. */
+export function feedItemFromDelivery(item: DeliveryItem, delivery: string | null, sources = sourcesOf(item)): FeedItem {
   const sizes = (item.images ?? [])
     .map((image) => ({ url: httpUrl(image.src), width: dimension(image.width) }))
     .filter((image): image is { url: string; width: number } => image.url !== null && image.width !== null)
@@ -167,22 +163,33 @@ export function mediaFromDelivery(site: string, item: DeliveryItem, languages: R
   const poster = httpUrl(item.image) ?? sizes.at(-1)?.url ?? null;
   return {
     id: item.mediaid,
-    site,
     title: item.title,
     description: item.description === '' ? null : item.description,
     duration: item.duration > 0 ? item.duration : null,
     tags: tagsOf(item),
-    publish_start_date: new Date(item.pubdate * 1000).toISOString(),
+    // Whole seconds, as the Management API writes its dates.
+    publish_start_date: new Date(item.pubdate * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     publish_end_date: null,
     thumbnail: poster,
     thumbnails: sizes,
     permalink: permalinkOf(item.link, delivery),
-    media_type: mediaType,
+    media_type: isVideo(sources) ? 'video' : sources.some((s) => s.type.startsWith('audio/')) ? 'audio' : 'unknown',
     custom_params: { ...item.custom },
-    poster,
-    sources,
-    tracks,
   };
+}
+
+/** The public media answer from a delivery item (and its tracks' languages); the cache keeps every custom param. */
+export function mediaFromDelivery(site: string, item: DeliveryItem, languages: ReadonlyMap<string, string>,
+  delivery: string | null): MediaResponse {
+  const sources = sourcesOf(item);
+  const fields = feedItemFromDelivery(item, delivery, sources);
+  const storyboard = item.tracks.find((t) => STORYBOARD_KINDS.has(t.kind) && httpUrl(t.file) !== null);
+  const tracks = textTracksOf(item.tracks, languages);
+  // A storyboard previews a video that can be played; an audio media, or one with nothing to play, has none.
+  if (storyboard && isVideo(sources)) {
+    tracks.push({ url: httpUrl(storyboard.file)!, kind: 'thumbnails', label: STORYBOARD_LABEL, srclang: '', default: false });
+  }
+  return { ...fields, site, poster: fields.thumbnail, sources, tracks };
 }
 
 /** The media's link, unless it is the delivery host's own preview page (what delivery answers when none is set). */

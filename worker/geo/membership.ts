@@ -12,7 +12,8 @@
  */
 import { publicCaller, type CallerContext } from '../budget/index.ts';
 import { peekCached } from '../cache/index.ts';
-import { cacheKeys, baseFeed, selects, type FeedSnapshot, type MemberFacts, type MemberRules } from '../catalog/index.ts';
+import { cacheKeys, selects, type MemberFacts, type MemberRules } from '../catalog/index.ts';
+import { baseFeed, type FeedSnapshot } from '../delivery/index.ts';
 import type { MediaResponse } from '../contract/public-api.ts';
 import type { SiteConfig } from '../config.ts';
 import { ApiError } from '../http/errors.ts';

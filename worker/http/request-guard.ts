@@ -84,14 +84,15 @@ export function intParam(value: string | undefined, name: string, fallback: numb
 
 /** Comma-separated tags: at most 10, each 1-64 characters of letters, digits, space, `_`, `-`, `.`. */
 /**
- * A search feed's phrase: 1-100 letters, digits, spaces and common punctuation, spaces collapsed and lower-cased
+ * A search feed's phrase (or an article's title): 1-100 letters, digits, spaces and common punctuation, with at least
+ * one letter or digit (the platform matches words, and refuses a phrase of none), spaces collapsed and lower-cased
  * (the search is case-insensitive, so `Lisbon` and `lisbon` are one cache entry).
  */
 export function searchParam(value: string | undefined): string | null {
   if (value === undefined) return null;
   const phrase = value.trim().replace(/\s+/g, ' ').toLowerCase();
-  if (!/^[\p{L}\p{N} _.,'&-]{1,100}$/u.test(phrase)) {
-    throw invalidRequest('"search" must be 1 to 100 letters, digits, spaces or _ . , \' & -.');
+  if (!/^[\p{L}\p{N} _.,'&-]{1,100}$/u.test(phrase) || !/[\p{L}\p{N}]/u.test(phrase)) {
+    throw invalidRequest('"search" must be 1 to 100 letters, digits, spaces or _ . , \' & -, with at least one letter or digit.');
   }
   return phrase;
 }

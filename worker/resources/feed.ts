@@ -1,20 +1,22 @@
 /**
  * GET /api/sites/:site/playlists/:playlist — a widget feed, paged, publish window and geo rules applied.
  *
- * A variant (`related_media_id`/`seed` for a recommendations playlist, `tags` for an article-matching one, `search` for
- * a search one) is its own cache entry: the `load` hook below. The playlist's type decides whether a variant is taken
- * at all: it comes from the playlist's head, cached beside its feed, so refusing a variant costs no upstream call once
- * the head is held. A variant not cached yet must be admitted by the budget (`feed.max_variants` per playlist per
- * `feed.variant_window_seconds`, for all isolates); one that is not, or that finds no upstream slot, is answered with
- * the playlist's own feed, marked `x-reelgate-variant: default` and never stored by browsers, so a flood of new values
- * costs nothing upstream and a real visitor still sees a feed. The paging hook is `present`.
+ * A variant (`related_media_id`/`seed` for a recommendations playlist, `search` for a search one, `search` or `tags`
+ * for an article-matching one) is its own cache entry: the `load` hook below. The playlist's type decides whether a
+ * variant is taken at all: it comes from the playlist's head, cached beside its feed, so refusing a variant costs no
+ * upstream call once the head is held, and loading one costs Delivery API calls only (delivery/feed.ts). A variant not
+ * cached yet must be admitted by the budget (`feed.max_variants` per playlist per `feed.variant_window_seconds`, for
+ * all isolates); one that is not, or that finds no upstream slot or delivery turn, is answered with the playlist's own
+ * feed, marked `x-reelgate-variant: default` and never stored by browsers, so a flood of new values costs nothing
+ * upstream and a real visitor still sees a feed. The paging hook is `present`.
  */
 import { admitVariant } from '../budget/index.ts';
 import { heldAnswer, holdAnswer, cached, type CachedValue } from '../cache/index.ts';
 import {
-  allowedCustomParams, baseFeed, cacheKeys, checkVariant, feedOf, isPublished, isVariant, loadPlaylistHead, variantKey,
-  type FeedSnapshot, type FeedVariant, type PlaylistHead,
+  allowedCustomParams, cacheKeys, checkVariant, isPublished, isVariant, loadPlaylistHead, variantKey,
+  type FeedVariant, type PlaylistHead,
 } from '../catalog/index.ts';
+import { baseFeed, feedOf, type FeedSnapshot } from '../delivery/index.ts';
 import type { SiteConfig } from '../config.ts';
 import type { FeedItem, FeedResponse } from '../contract/public-api.ts';
 import {
@@ -93,12 +95,12 @@ async function variantFeed(c: RequestContext, site: string, playlistId: string, 
         // Only loads ask: a cached variant is answered without counting (a refused refresh leaves it served stale).
         const admission = await admitVariant(env, `${site}:${playlistId}`, key);
         if (!admission.ok) throw rateLimited(admission.retryAfterSeconds, 'This playlist has too many new variants; retry later.');
-        return feedOf({ env, who: { ...who, ...freshness }, site, playlistId, variant,
+        return feedOf({ env, config, who: { ...who, ...freshness }, site, playlistId, variant,
           maxItems: config.feed.maxItems }, head.value);
       },
     });
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) return null;
+    if (error instanceof ApiError && (error.status === 429 || error.code === 'delivery_busy')) return null;
     throw error;
   }
 }

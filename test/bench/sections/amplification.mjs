@@ -9,14 +9,12 @@ const REQUESTS = 5000;
 const CONNECTIONS = 100;
 const DISTINCT_KEYS = 200;
 /**
- * Media keys among the 200; the rest are feed pages. A feed costs 3-4 Management calls; a media one Delivery API call
- * and one Management call (its text tracks: whose the media is, and their languages).
+ * Media keys among the 200; the rest are feed pages. A feed costs two Management calls (its head: type and rules) and
+ * one Delivery API call (its items); a media one Delivery API call and one Management call (its text tracks: whose
+ * the media is, and their languages).
  */
 const MEDIA_KEYS = 16;
 const FILL_CAP_MS = 150_000;
-/** The shipped `feed.max_items` (wrangler.toml), and the ids one `q` carries (worker/catalog/feed.ts IDS_PER_QUERY). */
-const FEED_MAX_ITEMS = 100;
-const IDS_PER_QUERY = 68;
 
 /**
  * 200 distinct public URLs of the catalog's site without a geo policy: each playlist's feed at several page lengths
@@ -56,20 +54,13 @@ async function distinctKeys(sandbox, secrets) {
 }
 
 /**
- * The fewest upstream calls a cold load of a playlist's feed needs, read from the rules where the platform keeps them
- * (the typed answer's `metadata`, as worker/catalog/playlist-rules.ts reads them): the untyped playlist (its type), the
- * typed one, then its media: a manual playlist's first `max_items` ids in as many `q` lists as the platform's 1,024
- * characters allow, a filtered playlist's one list call (its own feed has no caller narrowing), a watchlist none (its
- * untyped answer is all the worker reads). Pinned media the list does not bring cost one more call, not counted here.
+ * The fewest Management calls a cold load of a playlist's feed needs (worker/catalog/playlist-head.ts): the untyped
+ * playlist (its type), then the typed one (its rules); a watchlist's untyped answer is all the worker reads. Its items
+ * are the Delivery API's, outside the budget.
  */
 async function feedFloor(sandbox, secrets, site, id) {
   const head = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/`, secrets.API_SECRET);
-  const type = String(head.playlist_type);
-  if (type === 'watchlist') return 1;
-  const typed = await sandbox.v2(`/v2/sites/${site}/playlists/${id}/${type}_playlist/`, secrets.API_SECRET);
-  if (type !== 'manual') return 3;
-  const ids = typed.metadata?.media_filter?.include?.values ?? [];
-  return 2 + Math.ceil(Math.min(ids.length, FEED_MAX_ITEMS) / IDS_PER_QUERY);
+  return String(head.playlist_type) === 'watchlist' ? 1 : 2;
 }
 
 function shuffled(keys, seed) {
@@ -95,8 +86,8 @@ async function scenario(sandbox, origin, keys, visitors, entries) {
     connections: CONNECTIONS,
     amount: REQUESTS,
     capSeconds: 180,
-    // A feed miss makes up to four budgeted calls in turn, each allowed to queue for max_wait_ms: let clients wait
-    // that out rather than count it as a client timeout.
+    // A feed miss makes two budgeted calls in turn, each allowed to queue for max_wait_ms: let clients wait that out
+    // rather than count it as a client timeout.
     timeoutSeconds: 30,
     nextPath: () => order[next++ % order.length],
     nextHeaders: visitors,
@@ -113,8 +104,8 @@ async function scenario(sandbox, origin, keys, visitors, entries) {
     // The Delivery API's, outside the Management budget (the worker's own meter bounds them).
     delivery_calls: stats.delivery_calls ?? 0,
     upstream_429s: stats.rate_limited,
-    // Started feed loads show as playlist calls, finished ones as media-list calls: the gap is budget spent on loads
-    // that ran out of budget half-way.
+    // Started feed loads show as untyped playlist calls, finished ones as typed ones: the gap is budget spent on
+    // loads that ran out of budget half-way.
     upstream_calls_by_route: stats.routes,
     peak_upstream_calls_per_minute: stats.peak_calls_per_minute,
     client_statuses: result.statuses,
