@@ -19,6 +19,7 @@ import { etagOf, type CacheState } from '../http/respond.ts';
 import { countCacheAnswer } from '../metrics/index.ts';
 import { isEnvelope, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
+import { forgetRecentReads } from './shared-reads.ts';
 
 export interface CachedValue<T> {
   value: T;
@@ -35,10 +36,11 @@ const memory = new MemoryCache<Envelope<unknown>>();
 const refreshing = new Set<string>();
 const lastWrite = new Map<string, number>();
 
-/** Empties this isolate's memory layer (tests, after they edit KV behind its back). */
+/** Empties this isolate's memory layer and its kept reads (tests, after they edit KV or the upstream behind its back). */
 export function clearMemoryCache(): void {
   memory.clear();
   lastWrite.clear();
+  forgetRecentReads();
 }
 
 /** A site's cached entries are few; this bounds the work one invalidation can do. */
@@ -68,6 +70,8 @@ export async function invalidate(kv: KVNamespace, { keys, prefixes }: { keys: st
     lastWrite.delete(key);
   }
   await Promise.all(all.map((key) => kv.delete(key)));
+  // A read kept for cold misses (shared-reads.ts) may be of what was just purged.
+  forgetRecentReads();
   return all;
 }
 

@@ -6,4 +6,5 @@
 export { cached, clearMemoryCache, invalidate, peekCached, type CachedOptions, type CachedValue } from './cached.ts';
 export { isEnvelope, type Envelope } from './envelope.ts';
 export { MemoryCache } from './memory.ts';
+export { sharedRead, type SharedReadOptions } from './shared-reads.ts';
 export { clearRenderedAnswers, heldAnswer, holdAnswer, type HeldAnswer } from './rendered.ts';

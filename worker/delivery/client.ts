@@ -5,6 +5,7 @@
  * claims) where the site signs (`sites.<id>.url_signing`), unsigned otherwise. Callers read them through the same
  * cache and single flight as the Management API's answers (resources/pipeline.ts), so a hit costs no call at all.
  */
+import { sharedRead } from '../cache/index.ts';
 import type { Config } from '../config.ts';
 import type { DeliveryFeed } from '../contract/delivery-types.ts';
 import type { Env } from '../env.ts';
@@ -51,13 +52,30 @@ function refusal(kind: DeliveryKind, outcome: string, error: ApiError): never {
   throw error;
 }
 
-/** One Delivery API answer, validated; `not_found` for a media or playlist the platform does not deliver. */
-export async function fetchDelivery(env: Env, config: Config, request: DeliveryRequest, signal?: AbortSignal): Promise<DeliveryFeed> {
+/** How a caller reads: `acceptRecent` when a cold miss may take an answer of the last second (cache/shared-reads.ts). */
+export interface DeliveryReadOptions {
+  acceptRecent?: boolean;
+}
+
+/**
+ * One Delivery API answer, validated; `not_found` for a media or playlist the platform does not deliver. Concurrent
+ * identical requests of one site in this isolate share one call (cache/shared-reads.ts).
+ */
+export async function fetchDelivery(env: Env, config: Config, request: DeliveryRequest,
+  { acceptRecent = false }: DeliveryReadOptions = {}): Promise<DeliveryFeed> {
   const base = deliveryBase(env.DELIVERY_BASE_URL);
   if (base === null) throw deliveryUnconfigured();
+  const url = deliveryUrl(base, request);
+  // The site is part of the question: one site's call is signed, another's may not be, and the platform may refuse it.
+  return sharedRead(`delivery ${request.site} ${url.href}`,
+    { waitMs: config.delivery.maxWaitMs + config.delivery.timeoutMs, acceptRecent },
+    () => callDelivery(env, config, request, url));
+}
+
+async function callDelivery(env: Env, config: Config, request: DeliveryRequest, unsignedUrl: URL): Promise<DeliveryFeed> {
   const { kind, site, id } = request;
   const what = `${kind} ${site}/${id}`;
-  let url = deliveryUrl(base, request);
+  let url = unsignedUrl;
   const signer = signerFor(env, config, site);
   if (signer) url = await signer.forApi(url);
 
@@ -66,11 +84,10 @@ export async function fetchDelivery(env: Env, config: Config, request: DeliveryR
     response = await deliveryMeter(config.delivery).run(() => fetch(url, {
       headers: { accept: 'application/json' },
       redirect: 'manual',
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(config.delivery.timeoutMs)]) : AbortSignal.timeout(config.delivery.timeoutMs),
+      signal: AbortSignal.timeout(config.delivery.timeoutMs),
     }));
   } catch (error) {
     if (error instanceof ApiError) refusal(kind, 'busy', error);
-    if (signal?.aborted) throw signal.reason;
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     refusal(kind, 'error', new ApiError(timedOut ? 504 : 502, 'upstream_unavailable',
       `The platform's Delivery API ${timedOut ? 'did not answer in time' : 'could not be reached'}; retry shortly.`));

@@ -124,7 +124,7 @@ async function deliveredItems(options: FeedLoadOptions, query: Record<string, st
     try {
       answer = await fetchDelivery(env, config, {
         kind: 'playlist', site, id: playlistId, query: { ...query, page_offset: String(offset), page_limit: String(limit) },
-      });
+      }, { acceptRecent: options.who.acceptRecent ?? false });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === 'not_found' && isVariant(options.variant)) return null;
@@ -149,7 +149,8 @@ async function deliveredItems(options: FeedLoadOptions, query: Record<string, st
 /** The related media's facts, from its delivery answer; null when delivery does not know it. */
 async function relatedFacts(options: FeedLoadOptions, id: string): Promise<(MemberFacts & { id: string }) | null> {
   try {
-    const answer = await fetchDelivery(options.env, options.config, { kind: 'media', site: options.site, id });
+    const answer = await fetchDelivery(options.env, options.config, { kind: 'media', site: options.site, id },
+      { acceptRecent: options.who.acceptRecent ?? false });
     const item = answer.playlist.find((entry) => entry.mediaid === id);
     return item ? { id, tags: tagsOf(item), custom_params: { ...item.custom } } : null;
   } catch (error) {

@@ -45,7 +45,7 @@ export async function loadMedia(env: Env, config: Config, who: CallerContext, si
   return withReservation(env, who, { key: cacheKeys.media(site, id), calls: MEDIA_MANAGEMENT_CALLS }, async (reserved) => {
     let feed: DeliveryFeed;
     try {
-      feed = await fetchDelivery(env, config, { kind: 'media', site, id });
+      feed = await fetchDelivery(env, config, { kind: 'media', site, id }, { acceptRecent: who.acceptRecent ?? false });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'delivery_refused') {
         // A signing site's token opens its own property's media only, so a refusal may be another property's media:
