@@ -17,9 +17,9 @@ import { isHttpLink } from '../../worker/contract/links.ts';
 import type {
   ErrorResponse, FeedItem, FeedResponse, GateResponse, MediaResponse, PlayerResponse,
 } from '../../worker/contract/public-api.ts';
-import { jsonLdScript, videoObject, type VideoObject } from './json-ld.ts';
+import { jsonLdScript, videoObject, type VideoObject } from '../../worker/contract/video-object.ts';
 
-export type { VideoObject } from './json-ld.ts';
+export type { VideoObject } from '../../worker/contract/video-object.ts';
 export type { FeedResponse, GateResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 
 /** The header that names the visitor, and the one that proves the right to (worker/http/visitor.ts). */

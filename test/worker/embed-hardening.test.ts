@@ -17,7 +17,7 @@ import { feedItemFromDelivery } from '../../worker/delivery/index.ts';
 import { RequestContext } from '../../worker/http/context.ts';
 import { resourceSource } from '../../worker/render/resource-source.ts';
 import { itemHref, mediaFallback, playlistFallback } from '../../worker/render/fallback-html.ts';
-import { videoObject } from '../../worker/render/json-ld.ts';
+import { videoObject } from '../../worker/contract/video-object.ts';
 import { renderPage } from '../../worker/render/page.ts';
 import type { OEmbedResponse } from '../../worker/embed/oembed.ts';
 import { api, boundMediaIds, config, DEFAULT_IP, EUROPE_SITE, resetWorld, sandbox, SITE } from './helpers.ts';

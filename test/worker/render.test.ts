@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse, MediaResponse } from '../../worker/contract/public-api.ts';
 import { getConfig, type GeoPolicy } from '../../worker/config.ts';
 import { CONTINENT_OF } from '../../worker/render/continents.ts';
-import { isoDuration } from '../../worker/render/json-ld.ts';
+import { isoDuration } from '../../worker/contract/video-object.ts';
 import { RequestContext } from '../../worker/http/context.ts';
 import { resourceSource } from '../../worker/render/resource-source.ts';
 import { posterUrl, renderPage } from '../../worker/render/page.ts';

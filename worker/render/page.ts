@@ -1,7 +1,7 @@
 /**
  * Server-rendered first paint for the pages the worker serves (the demo page, and any HTML page routed through it):
  * every `<reel-playlist site playlist>` and `<reel-player site media>` gets its content as plain HTML in its light DOM
- * (fallback-html.ts), and the page gets one JSON-LD block describing each video it names (json-ld.ts).
+ * (fallback-html.ts), and the page gets one JSON-LD block describing each video it names (contract/video-object.ts).
  *
  * The content comes from the public API as this visitor gets it (`RenderSource`), so it obeys exactly the geo policies
  * the elements' own requests obey: a refused feed or media renders nothing and names nothing, a gated item missing
@@ -15,7 +15,7 @@
 import type { FeedItem, FeedResponse, MediaResponse } from '../contract/public-api.ts';
 import { mediaFallback, playlistFallback } from './fallback-html.ts';
 import { HeadLinks } from './head-links.ts';
-import { jsonLdScript, videoObject } from './json-ld.ts';
+import { jsonLdScript, videoObject } from '../contract/video-object.ts';
 import type { Regions } from './regions.ts';
 
 /** What the elements' default page holds (components/reel-playlist: `page-size`, 12, at most 50). */

@@ -5,10 +5,10 @@
  */
 import type { GeoPolicy } from '../config.ts';
 import { ISO_ALPHA2_COUNTRIES } from '../upstream/index.ts';
+import type { Regions } from '../contract/video-object.ts';
 import { CONTINENT_OF } from './continents.ts';
 
-/** `regionsAllowed` when the policies allow fewer than half the world, `ineligibleRegion` otherwise; null: anywhere. */
-export type Regions = { allowed: string[] } | { ineligible: string[] } | null;
+export type { Regions };
 
 function eligible(policy: GeoPolicy, country: string): boolean {
   if (policy.denyCountries.has(country)) return false;
@@ -19,6 +19,7 @@ function eligible(policy: GeoPolicy, country: string): boolean {
   return true;
 }
 
+/** `regionsAllowed` when the policies allow fewer than half the world, `ineligibleRegion` otherwise; null: anywhere. */
 export function regionsOf(policies: readonly GeoPolicy[]): Regions {
   if (policies.length === 0) return null;
   const allowed: string[] = [];
