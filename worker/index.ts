@@ -15,12 +15,12 @@ import { embedAsset } from './http/assets.ts';
 import { RequestContext } from './http/context.ts';
 import { allowOrigin, applyCors, preflight, refuseOtherOrigins } from './http/cors.ts';
 import { errorResponse, notFound } from './http/errors.ts';
-import { isApi, rawTarget } from './http/paths.ts';
+import { DOORS, doorOf, isApi, isPlaybackPath, rawTarget } from './http/paths.ts';
 import { checkRawPath, guardRequest } from './http/request-guard.ts';
 import { isDressed, isOwnResponse } from './http/respond.ts';
-import { applySecurityHeaders, isDataPath } from './http/security-headers.ts';
+import { applySecurityHeaders } from './http/security-headers.ts';
 import { devMode } from './http/visitor.ts';
-import { countRequest, DOORS, flushSoon, isRecording, useMetricsConfig, type Door } from './metrics/index.ts';
+import { countRequest, flushSoon, isRecording, useMetricsConfig } from './metrics/index.ts';
 import { playRoute } from './playback/index.ts';
 import { renderedPageRoute } from './render/index.ts';
 import { feed, gate, geo, media, player, serve } from './resources/index.ts';
@@ -29,18 +29,6 @@ export { BudgetObject } from './budget/index.ts';
 export { MetricsObject } from './metrics/index.ts';
 
 type Args = [Env, ExecutionContext];
-/** Which front door a path came in by (its index in `DOORS`), as `/admin/metrics` counts requests. */
-function doorOf(path: string): number {
-  let door: Door = 'page';
-  if (path.startsWith('/api/play/')) door = 'playback';
-  else if (path.startsWith('/api/')) door = 'api';
-  else if (path.startsWith('/embed/') || path === '/oembed') door = 'embed';
-  else if (path.startsWith('/v2/')) door = 'v2';
-  else if (path.startsWith('/v1/') || path === '/v1') door = 'v1';
-  else if (path.startsWith('/admin/') || path === '/admin') door = 'admin';
-  return DOORS.indexOf(door);
-}
-
 /** A request of the site mount, carrying the context its front door built for it. */
 type SiteRequest = IRequest & { context: RequestContext };
 type Handler = (c: RequestContext) => Promise<Response>;
@@ -79,7 +67,7 @@ const router = Router<IRequest, Args>({
       const { path } = rawTarget(request.url);
       // A JSON answer built with this path's security headers and Vary already (http/respond.ts) needs only the
       // caller's CORS; asked before a HEAD answer is copied (the copy is not marked).
-      const dressed = isDressed(out) && isDataPath(path);
+      const dressed = isDressed(out) && !isPlaybackPath(path);
       // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
       // copied. A HEAD answer is always copied without its body.
       if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
@@ -92,7 +80,7 @@ const router = Router<IRequest, Args>({
       }
       // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
       if (isRecording()) {
-        countRequest(doorOf(path), out.status);
+        countRequest(DOORS.indexOf(doorOf(path)), out.status);
         flushSoon(env, (promise) => ctx.waitUntil(promise));
       }
       return out;
@@ -117,7 +105,7 @@ async function siteDoor(request: SiteRequest, env: Env, ctx: ExecutionContext): 
   if (preflighted) return preflighted;
   refuseOtherOrigins(request as unknown as Request, config);
   // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
-  if (rawTarget(request.url).path.startsWith('/api/')) await enforceVisitorLimit(request as unknown as Request, env);
+  if (isApi(rawTarget(request.url).path)) await enforceVisitorLimit(request as unknown as Request, env);
   return undefined;
 }
 router.all('*', siteDoor as unknown as (request: IRequest, ...args: Args) => Promise<Response | undefined>);

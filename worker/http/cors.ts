@@ -8,7 +8,7 @@
 import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 import { originMatcher, type OriginMatcher } from './origin-patterns.ts';
-import { isApi } from './paths.ts';
+import { isApi, isEmbedAsset } from './paths.ts';
 
 const EXPOSED = 'ETag, Server-Timing, Retry-After, x-reelgate-cache';
 const ALLOWED_REQUEST_HEADERS = 'if-none-match';
@@ -53,11 +53,6 @@ export function refuseOtherOrigins(request: Request, config: Config): void {
   const url = new URL(request.url);
   if (!isApi(url.pathname) || originAllowed(config, origin) || origin === url.origin) return;
   throw originRefused(origin, true);
-}
-
-/** The embed bundle and its files (`/embed/reelgate.js`, `/embed/reelgate.css`, …): one segment under /embed/. */
-function isEmbedAsset(path: string): boolean {
-  return /^\/embed\/[^/]+$/.test(path);
 }
 
 /** Answers an OPTIONS request, or null when it is not one. */

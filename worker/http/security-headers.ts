@@ -3,7 +3,7 @@
  * iframe embeds, which any page may frame: worker/embed/headers.ts); playback answers (`/api/play/…`) one that no
  * document can run under; everything else may not be framed at all.
  */
-import { PLAYBACK_PATH } from './paths.ts';
+import { isPlaybackPath } from './paths.ts';
 
 const COMMON: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -57,17 +57,12 @@ export function dataAnswerSecurityHeaders(https: boolean): Array<[string, string
   return [...Object.entries(COMMON), ...Object.entries(DATA), ...(https ? [['strict-transport-security', HSTS] as [string, string]] : [])];
 }
 
-/** Whether `applySecurityHeaders` treats an answer at `path` as data (not playback), whatever else it carries. */
-export function isDataPath(path: string): boolean {
-  return !path.startsWith(PLAYBACK_PATH);
-}
-
 /** `path`: the request's path as the front door read it (request-guard.ts `rawTarget`), so the URL is not parsed again. */
 export function applySecurityHeaders(request: Request, response: Response, path = new URL(request.url).pathname): void {
   const headers = response.headers;
   for (const [name, value] of Object.entries(COMMON)) headers.set(name, value);
   const html = (headers.get('content-type') ?? '').includes('text/html');
-  if (path.startsWith(PLAYBACK_PATH)) {
+  if (isPlaybackPath(path)) {
     // Before any content-type rule: a playback answer is never a page, whatever type it names.
     headers.set('content-security-policy', PLAYBACK_CSP);
     headers.set('x-frame-options', 'DENY');

@@ -10,6 +10,9 @@ import type { Env } from '../env.ts';
 import { minuteOf, type LabelsOf, type MetricName } from './catalog.ts';
 import { Grid } from './grid.ts';
 import { Tally } from './tally.ts';
+import { DOORS, type Door } from '../http/paths.ts';
+
+export { DOORS, type Door };
 
 /** The one metrics object all isolates send to. */
 export const METRICS_OBJECT_NAME = 'global';
@@ -18,9 +21,7 @@ const FLUSH_AT_SIZE = 1024;
 
 const tally = new Tally();
 
-/** The front doors `requests` counts, and the status classes. */
-export const DOORS = ['api', 'playback', 'embed', 'page', 'v2', 'v1', 'admin'] as const;
-export type Door = (typeof DOORS)[number];
+/** The status classes `requests` counts by front door (http/paths.ts `DOORS`). */
 const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 const requests = new Grid('requests', ['door', 'class'], DOORS, CLASSES);
 const CACHE_KINDS = ['feed', 'media', 'player', 'geo'] as const;
