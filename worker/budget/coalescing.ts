@@ -7,6 +7,7 @@
  * change. It also keeps the reads of a load that had to stop, for `PARTIAL_MS`. Pure: no I/O, no timers; the time is
  * the caller's.
  */
+import { BoundedMap } from '../http/bounded-map.ts';
 
 /** How long a finished read answers identical misses, and how many such answers are kept. */
 export const RECENT_MS = 2_000;
@@ -19,7 +20,7 @@ export const PARTIAL_MS = 30_000;
 
 export class Coalescer<T> {
   private readonly pending = new Map<string, Promise<T>>();
-  private readonly recent = new Map<string, { value: T; until: number }>();
+  private readonly recent = new BoundedMap<string, { value: T; until: number }>(RECENT_LIMIT);
 
   constructor(private readonly now: () => number) {}
 
@@ -50,8 +51,8 @@ export class Coalescer<T> {
     const now = this.now();
     const until = Math.max(now + forMs, this.recent.get(key)?.until ?? 0);
     if (!this.recent.has(key) && this.recent.size >= RECENT_LIMIT) {
+      // Expired entries go first; the map drops the oldest of the rest if it is still full.
       for (const [k, entry] of this.recent) if (entry.until <= now) this.recent.delete(k);
-      if (this.recent.size >= RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
     }
     this.recent.set(key, { value, until });
   }

@@ -6,6 +6,7 @@
  * window. Kept in the budget object, so the bound holds across every isolate. The same count bounds the new addresses
  * of one IPv6 /64 the Geo API is asked about (scope: the /64, variant: the address; BudgetObject.admitGeoLookup).
  */
+import { BoundedMap } from '../http/bounded-map.ts';
 export type VariantAdmission = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /** Playlists tracked at once; the least recently active is forgotten first. */
@@ -13,7 +14,7 @@ const MAX_SCOPES = 10_000;
 
 export class VariantLimiter {
   /** Per playlist: variant key → when it was admitted, oldest first. */
-  private readonly scopes = new Map<string, Map<string, number>>();
+  private readonly scopes = new BoundedMap<string, Map<string, number>>(MAX_SCOPES);
 
   /**
    * @param scope the playlist (`site:playlist`)
@@ -26,9 +27,7 @@ export class VariantLimiter {
       admitted.delete(key);
     }
     // Most recently active playlists last, so the oldest is the one forgotten.
-    this.scopes.delete(scope);
     this.scopes.set(scope, admitted);
-    while (this.scopes.size > MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
 
     if (admitted.has(variant)) return { ok: true };
     if (admitted.size < maxVariants) {

@@ -20,6 +20,7 @@ import { countCacheAnswer } from '../metrics/index.ts';
 import { isEnvelope, type Envelope } from './envelope.ts';
 import { MemoryCache } from './memory.ts';
 import { forgetRecentReads } from './shared-reads.ts';
+import { BoundedMap } from '../http/bounded-map.ts';
 
 export interface CachedValue<T> {
   value: T;
@@ -34,7 +35,7 @@ const MIN_WRITE_INTERVAL_MS = 1000;
 const memory = new MemoryCache<Envelope<unknown>>();
 /** Keys whose stale entry this isolate is refreshing in the background: a flag, never a promise others await. */
 const refreshing = new Set<string>();
-const lastWrite = new Map<string, number>();
+const lastWrite = new BoundedMap<string, number>(4096);
 
 /** Empties this isolate's memory layer and its kept reads (tests, after they edit KV or the upstream behind its back). */
 export function clearMemoryCache(): void {
@@ -205,7 +206,6 @@ function store<T>({ env, ctx, config: { cache: config } }: RequestContext, optio
   const previous = lastWrite.get(key);
   if (previous !== undefined && now - previous < MIN_WRITE_INTERVAL_MS) return;
   lastWrite.set(key, now);
-  if (lastWrite.size > 4096) lastWrite.delete(lastWrite.keys().next().value!);
   const window = entry.found ? config[kind] : config.not_found;
   const ttl = Math.max(KV_MIN_TTL_SECONDS, Math.ceil(window.freshSeconds + window.staleSeconds));
   ctx.waitUntil(env.CACHE.put(key, JSON.stringify(entry), { expirationTtl: ttl }).catch(() => {

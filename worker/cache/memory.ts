@@ -2,10 +2,11 @@
  * A small per-isolate layer in front of KV: hot keys skip the KV read for a second or so (`cache.memory_ms`; an entry
  * no purge can name, until its fresh window ends: cached.ts `heldWhileFresh`). Bounded, oldest out first.
  */
+import { BoundedMap } from '../http/bounded-map.ts';
 const MAX_ENTRIES = 512;
 
 export class MemoryCache<T> {
-  private readonly entries = new Map<string, { value: T; until: number }>();
+  private readonly entries = new BoundedMap<string, { value: T; until: number }>(MAX_ENTRIES);
 
   get(key: string, now: number): T | undefined {
     const entry = this.entries.get(key);
@@ -19,9 +20,7 @@ export class MemoryCache<T> {
 
   set(key: string, value: T, ttlMs: number, now: number): void {
     if (ttlMs <= 0) return;
-    this.entries.delete(key);
     this.entries.set(key, { value, until: now + ttlMs });
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 
   delete(key: string): void {

@@ -7,6 +7,7 @@
  * asks (geo policies, playback URLs) are never held. Bounded, oldest out first; this isolate's memory only.
  */
 import type { RenderedJson } from '../http/respond.ts';
+import { BoundedMap } from '../http/bounded-map.ts';
 
 const MAX_ANSWERS = 128;
 
@@ -23,7 +24,7 @@ interface Held {
   answer: HeldAnswer<unknown>;
 }
 
-const held = new Map<string, Held>();
+const held = new BoundedMap<string, Held>(MAX_ANSWERS);
 
 /** The answer rendered for `key` from `source` under `config`, if it is still what would be rendered now. */
 export function heldAnswer<B>(key: string, source: string, config: object, now: number): HeldAnswer<B> | undefined {
@@ -37,9 +38,7 @@ export function heldAnswer<B>(key: string, source: string, config: object, now: 
 }
 
 export function holdAnswer<B>(key: string, source: string, config: object, until: number, answer: HeldAnswer<B>): void {
-  held.delete(key);
   held.set(key, { source, config, until, answer });
-  if (held.size > MAX_ANSWERS) held.delete(held.keys().next().value!);
 }
 
 /** Empties the held answers (tests). */

@@ -2,6 +2,7 @@
 import { isApi, rawTarget } from './paths.ts';
 import { dataAnswerSecurityHeaders } from './security-headers.ts';
 import type { ServerTiming } from './server-timing.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 export const CACHE_STATE_HEADER = 'x-reelgate-cache';
 
@@ -61,14 +62,14 @@ export async function jsonResponse(request: Request, body: unknown, options: Jso
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const MAX_PREBUILT = 512;
 /**
  * A 200 answer's headers that are the same for every request answered from one entry: its Cache-Control and ETag,
  * its type, and what the front door would add to it (`Vary: Origin` on the API, the security headers of a data
  * answer, HSTS over https). Built once and copied into each answer in one step, instead of set one by one on every
  * answer (issue 28: a header set is a call into the runtime, and a HIT carries fourteen). Bounded, oldest out first.
  */
-const prebuilt = new Map<string, Headers>();
-const MAX_PREBUILT = 512;
+const prebuilt = new BoundedMap<string, Headers>(MAX_PREBUILT);
 
 function prebuiltHeaders(cacheControl: string, etag: string, https: boolean, api: boolean): Headers {
   const key = `${https ? 's' : '-'}${api ? 'a' : '-'}${cacheControl}\n${etag}`;
@@ -77,7 +78,6 @@ function prebuiltHeaders(cacheControl: string, etag: string, https: boolean, api
     headers = new Headers([['cache-control', cacheControl], ['etag', etag], ['content-type', JSON_TYPE],
       ...(api ? [['vary', 'Origin'] as [string, string]] : []), ...dataAnswerSecurityHeaders(https)]);
     prebuilt.set(key, headers);
-    if (prebuilt.size > MAX_PREBUILT) prebuilt.delete(prebuilt.keys().next().value!);
   }
   return headers;
 }

@@ -9,6 +9,7 @@
 import type { Env } from '../env.ts';
 import { isPublicAddress, parseIpAddress, visitorNetwork } from '../upstream/index.ts';
 import { ApiError } from './errors.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 export const DEV_IP_HEADER = 'x-reelgate-dev-ip';
 
@@ -37,13 +38,13 @@ interface Caller {
   public?: boolean;
 }
 
+const MAX_READINGS = 4096;
 /**
  * Addresses already read, by their text as sent: a returning visitor's address (every request of a page, every HLS
  * segment) is parsed, canonicalised and cut to its /64 once per isolate, not on every request. Bounded: the oldest
  * reading goes first.
  */
-const readings = new Map<string, Caller>();
-const MAX_READINGS = 4096;
+const readings = new BoundedMap<string, Caller>(MAX_READINGS);
 
 function readAddress(raw: string): Caller {
   let known = readings.get(raw);
@@ -53,7 +54,6 @@ function readAddress(raw: string): Caller {
   // An IPv4 address is its own network (what visitorNetwork would answer after parsing it again).
   known = { address, network: parsed ? (parsed.version === 4 ? parsed.address : visitorNetwork(parsed.address)) : null };
   if (raw.length <= 64) {
-    if (readings.size >= MAX_READINGS) readings.delete(readings.keys().next().value!);
     readings.set(raw, known);
   }
   return known;
@@ -167,7 +167,7 @@ async function hmacKey(secret: string): Promise<CryptoKey> {
  */
 const MAX_HASHES = 4096;
 let hashesFor: string | null = null;
-const hashes = new Map<string, string>();
+const hashes = new BoundedMap<string, string>(MAX_HASHES);
 
 /** The salt the hashes are made under (without a dedicated one, the API secret keys the HMAC: its output reveals nothing about its key). */
 function saltOf(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>): string {
@@ -195,7 +195,6 @@ export async function hashAddress(env: Pick<Env, 'ADDRESS_SALT' | 'API_SECRET'>,
   // Only under the secret it was made with (another secret may have taken over while this one was signing).
   if (hashesFor === secret) {
     hashes.set(address, hash);
-    if (hashes.size > MAX_HASHES) hashes.delete(hashes.keys().next().value!);
   }
   return hash;
 }

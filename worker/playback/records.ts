@@ -12,13 +12,14 @@ import { isEnvelope, MemoryCache } from '../cache/index.ts';
 import { cacheKeys } from '../catalog/index.ts';
 import type { Env } from '../env.ts';
 import type { FeedItem, MediaResponse } from '../contract/public-api.ts';
+import { BoundedMap } from '../http/bounded-map.ts';
 
 const RECENT_MS = 60_000;
 const recent = new MemoryCache<MediaResponse>();
 
-/** When this isolate last wrote each poster record to KV. */
-const posterWrites = new Map<string, number>();
 const MAX_POSTER_WRITES_TRACKED = 4096;
+/** When this isolate last wrote each poster record to KV. */
+const posterWrites = new BoundedMap<string, number>(MAX_POSTER_WRITES_TRACKED);
 
 /** The record a feed item's poster URL resolves against: the item, its thumbnail as poster, nothing playable. */
 function posterRecord(site: string, item: FeedItem): MediaResponse {
@@ -38,7 +39,6 @@ export function rememberFeedPosters(env: Env, ctx: ExecutionContext, site: strin
     // Rewritten when half its lifetime is gone, so a record outlives every URL minted while it was fresh.
     if (written !== undefined && now - written < (ttlSeconds * 1000) / 2) continue;
     posterWrites.set(key, now);
-    if (posterWrites.size > MAX_POSTER_WRITES_TRACKED) posterWrites.delete(posterWrites.keys().next().value!);
     ctx.waitUntil(env.CACHE.put(key, JSON.stringify(record), { expirationTtl: Math.max(60, ttlSeconds) }).catch(() => {
       console.error('reelgate: poster record write failed');
     }));

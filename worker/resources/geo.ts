@@ -6,13 +6,14 @@ import { notFound } from '../http/errors.ts';
 import { readQuery } from '../http/request-guard.ts';
 import type { RenderedJson } from '../http/respond.ts';
 import type { ResourceDeclaration } from './pipeline.ts';
+import { BoundedMap } from '../http/bounded-map.ts';
 
+const MAX_RENDERED = 1024;
 /**
  * `/api/geo` answers as rendered, by the tag of the geo cache entry each is made of: the same entry is the same text,
  * so a returning visitor's answer is not serialised again. In this isolate's memory only, bounded, oldest out first.
  */
-const renderedByTag = new Map<string, RenderedJson>();
-const MAX_RENDERED = 1024;
+const renderedByTag = new BoundedMap<string, RenderedJson>(MAX_RENDERED);
 
 export const geo: ResourceDeclaration<void, never, GeoResponse> = {
   kind: 'geo',
@@ -28,7 +29,6 @@ export const geo: ResourceDeclaration<void, never, GeoResponse> = {
     if (!rendered) {
       rendered = { text: JSON.stringify({ ...where }), etag };
       renderedByTag.set(etag, rendered);
-      if (renderedByTag.size > MAX_RENDERED) renderedByTag.delete(renderedByTag.keys().next().value!);
     }
     return { body: where, rendered, personal: true };
   },
