@@ -423,8 +423,9 @@ let memo: { source: string; config: Config } | null = null;
 const byObject = new WeakMap<object, Config>();
 
 /**
- * The parsed configuration, computed once per isolate (again only if the var changes). The front door asks once per
- * request and passes it along (in its `RequestContext`, worker/http/context.ts); the budget object asks for its own. The common case
+ * The parsed configuration, computed once per isolate (again only if the var changes). Only http/request-config.ts
+ * asks: once per request for the front door (which passes it along in its `RequestContext`), and on each use for the
+ * budget object. The common case
  * must cost nothing: a string is compared with the last one parsed (the same string object compares by reference), an
  * object is looked up by identity, and only an object not seen before is serialised to be compared by content. A configuration object is never changed in place (vars are read-only).
  */

@@ -6,13 +6,13 @@
  * belongs to.
  */
 import { Router, type IRequest } from 'itty-router';
-import { getConfig, type Config } from './config.ts';
 import type { Env } from './env.ts';
 import { embedMediaRoute, embedPlaylistRoute, oembedRoute } from './embed/index.ts';
 import { gateway } from './gateway/index.ts';
 import { enforceVisitorLimit } from './http/abuse-limit.ts';
 import { embedAsset } from './http/assets.ts';
 import { RequestContext } from './http/context.ts';
+import { requestConfig, requestConfigOrNull } from './http/request-config.ts';
 import { allowOrigin, applyCors, preflight, refuseOtherOrigins } from './http/cors.ts';
 import { errorResponse, notFound } from './http/errors.ts';
 import { DOORS, doorOf, isApi, isPlaybackPath, rawTarget } from './http/paths.ts';
@@ -33,14 +33,6 @@ type Args = [Env, ExecutionContext];
 type SiteRequest = IRequest & { context: RequestContext };
 type Handler = (c: RequestContext) => Promise<Response>;
 
-function configOrNull(env: Env): Config | null {
-  try {
-    return getConfig(env);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The front door: the raw path checked once for every path, then the gateway (its own mounts and error shapes, for a
  * team's servers) or the site. Our catch gives the v2 error body, never an exception; CORS (the API's and the embeds'
@@ -50,8 +42,9 @@ function configOrNull(env: Env): Config | null {
 const router = Router<IRequest, Args>({
   before: [
     (request, env) => {
-      // Whether this request is counted (worker/metrics/): set before anything counts.
-      const config = configOrNull(env);
+      // Whether this request is counted (worker/metrics/): set before anything counts. The configuration is read
+      // here, once for the request (http/request-config.ts).
+      const config = requestConfigOrNull(request, env);
       if (config) useMetricsConfig(config.metrics);
       checkRawPath(request.url);
     },
@@ -71,12 +64,12 @@ const router = Router<IRequest, Args>({
       // Some responses (assets, fetched) have immutable headers; the JSON answers built here do not, so they are not
       // copied. A HEAD answer is always copied without its body.
       if (request.method === 'HEAD' || !isOwnResponse(out)) out = new Response(request.method === 'HEAD' ? null : out.body, out);
-      const config = configOrNull(env);
+      const config = requestConfigOrNull(request, env);
       if (!dressed) {
-        applyCors(request as unknown as Request, out, config, path);
-        applySecurityHeaders(request as unknown as Request, out, path);
+        applyCors(request, out, config, path);
+        applySecurityHeaders(request, out, path);
       } else if (isApi(path)) {
-        allowOrigin(request as unknown as Request, out.headers, config);
+        allowOrigin(request, out.headers, config);
       }
       // Counted in this isolate, sent in the background every few seconds (worker/metrics/): no I/O on the answer's path.
       if (isRecording()) {
@@ -93,22 +86,22 @@ const router = Router<IRequest, Args>({
 
 /**
  * The site's door, for the public API, the embeds and the pages (every path the gateway does not take): read methods
- * only, the configuration (parsed once per isolate) and everything else a public request travels with in one context,
+ * only, the configuration (read once for the request) and everything else a public request travels with in one context,
  * preflight, other origins refused, and the visitors' abuse limit on /api/. Answers a preflight; otherwise nothing, and
  * the site's routes below take the request.
  */
-async function siteDoor(request: SiteRequest, env: Env, ctx: ExecutionContext): Promise<Response | undefined> {
-  guardRequest(request as unknown as Request);
-  const config = getConfig(env);
-  request.context = new RequestContext(request as unknown as Request, env, ctx, config);
-  const preflighted = preflight(request as unknown as Request, config, devMode(env));
+async function siteDoor(request: IRequest, env: Env, ctx: ExecutionContext): Promise<Response | undefined> {
+  guardRequest(request);
+  const config = requestConfig(request, env);
+  request.context = new RequestContext(request, env, ctx, config);
+  const preflighted = preflight(request, config, devMode(env));
   if (preflighted) return preflighted;
-  refuseOtherOrigins(request as unknown as Request, config);
+  refuseOtherOrigins(request, config);
   // The path as checked at the front door (checkRawPath): plain characters only, so it is the URL's pathname.
-  if (isApi(rawTarget(request.url).path)) await enforceVisitorLimit(request as unknown as Request, env);
+  if (isApi(rawTarget(request.url).path)) await enforceVisitorLimit(request, env);
   return undefined;
 }
-router.all('*', siteDoor as unknown as (request: IRequest, ...args: Args) => Promise<Response | undefined>);
+router.all('*', siteDoor);
 
 /** GET and HEAD share each route; the route's parameters join the request's context. */
 function read(path: string, handler: Handler): void {

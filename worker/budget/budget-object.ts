@@ -15,7 +15,8 @@
  * White-box tests reach `clock`, `env`, `bucket(api)` and `buckets` through runInDurableObject; keep those names.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { getConfig, type BudgetConfig } from '../config.ts';
+import type { BudgetConfig } from '../config.ts';
+import { objectConfig } from '../http/request-config.ts';
 import type { Env } from '../env.ts';
 import { Admission, BudgetExhausted } from './admission.ts';
 import {
@@ -77,7 +78,7 @@ export class BudgetObject extends DurableObject<Env> {
 
   /** The only config the object reads besides `feed` (admitVariant): read on every use, so a new config applies at once. */
   private get budget(): BudgetConfig {
-    return getConfig(this.env).budget;
+    return objectConfig(this.env).budget;
   }
 
   /** Tests reach the buckets through these (see the header). */
@@ -195,7 +196,7 @@ export class BudgetObject extends DurableObject<Env> {
    * distinct variants per playlist per `feed.variant_window_seconds`, for all isolates together.
    */
   async admitVariant(scope: string, variant: string): Promise<VariantAdmission> {
-    const feed = getConfig(this.env).feed;
+    const feed = objectConfig(this.env).feed;
     return this.variants.admit(scope, variant, feed.maxVariants, feed.variantWindowSeconds * 1000, this.clock());
   }
 
@@ -283,7 +284,7 @@ export class BudgetObject extends DurableObject<Env> {
 
   /** This object's counts go to the metrics store like an isolate's: in the background, every few seconds. */
   private flushMetrics(): void {
-    useMetricsConfig(getConfig(this.env).metrics);
+    useMetricsConfig(objectConfig(this.env).metrics);
     flushSoon(this.env, (promise) => this.ctx.waitUntil(promise));
   }
 

@@ -3,7 +3,7 @@
  * `minutes` per minute, default 60, at most 1,440) and for a scraper (`Accept: application/openmetrics-text` or
  * `?format=openmetrics`: the totals since the store began, as OpenMetrics counters).
  */
-import { getConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { noStoreJson } from '../http/respond.ts';
 import { MAX_WINDOW_MINUTES, flushNow, metricsStub, metricsView, openMetricsText, OPENMETRICS_TYPE } from '../metrics/index.ts';
@@ -17,7 +17,7 @@ function wantsOpenMetrics(request: Request, format: string | null): boolean {
   return /application\/openmetrics-text|text\/plain/.test(accept) && !accept.includes('application/json');
 }
 
-export async function metricsRoute(request: Request, env: Env, url: URL): Promise<Response> {
+export async function metricsRoute(request: Request, env: Env, url: URL, config: Config): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
   for (const name of url.searchParams.keys()) {
     if (name !== 'minutes' && name !== 'format') throw invalid('Unknown query parameter; this route accepts minutes, format.');
@@ -28,7 +28,6 @@ export async function metricsRoute(request: Request, env: Env, url: URL): Promis
   if (minutesText !== null && !/^\d{1,4}$/.test(minutesText)) throw invalid(`minutes must be 1 to ${MAX_WINDOW_MINUTES}.`);
   const minutes = minutesText === null ? DEFAULT_MINUTES : Number(minutesText);
   if (minutes < 1 || minutes > MAX_WINDOW_MINUTES) throw invalid(`minutes must be 1 to ${MAX_WINDOW_MINUTES}.`);
-  const config = getConfig(env);
   if (wantsOpenMetrics(request, format)) {
     await flushNow(env);
     const text = openMetricsText(await metricsStub(env).totals(), config);

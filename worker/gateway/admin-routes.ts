@@ -9,7 +9,7 @@
  */
 import { invalidate } from '../cache/index.ts';
 import { cacheKeys, cachePrefixes } from '../catalog/index.ts';
-import { getConfig, RESOURCE_ID, SITE_ID } from '../config.ts';
+import { RESOURCE_ID, SITE_ID, type Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { parseNewKey } from './access-keys.ts';
 import { adminDisabled, requireAdmin, requireCsrf, tokensEqual } from './admin-auth.ts';
@@ -168,7 +168,7 @@ const PURGE_SCOPES = ['playlist', 'media', 'player'] as const;
 type PurgeScope = 'site' | (typeof PURGE_SCOPES)[number];
 
 /** `POST /admin/purge` `{site}` plus at most one of `playlist`, `media`, `player`. */
-function readPurge(env: Env, body: unknown): { site: string; scope: PurgeScope; id: string | null } {
+function readPurge(config: Config, body: unknown): { site: string; scope: PurgeScope; id: string | null } {
   const shape = 'The body is {"site":"<id>"} plus at most one of "playlist", "media", "player" (an 8-character id).';
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid(shape);
   const fields = body as Record<string, unknown>;
@@ -176,7 +176,7 @@ function readPurge(env: Env, body: unknown): { site: string; scope: PurgeScope; 
   if (unknown !== undefined) throw invalid(`Unknown field "${unknown.slice(0, 32).replace(/[^\w-]/g, '')}". ${shape}`);
   const site = fields.site;
   if (typeof site !== 'string' || !SITE_ID.test(site)) throw invalid(`site must be a site id (8 letters or digits). ${shape}`);
-  if (!getConfig(env).sites.has(site)) throw invalid(`Site ${site} is not in the configuration.`);
+  if (!config.sites.has(site)) throw invalid(`Site ${site} is not in the configuration.`);
   const scopes = PURGE_SCOPES.filter((scope) => fields[scope] !== undefined);
   if (scopes.length > 1) throw invalid(`Name at most one of playlist, media, player. ${shape}`);
   const scope = scopes[0];
@@ -230,7 +230,7 @@ function readStatus(text: string): StatusFilter {
 
 // -------------------------------------------------------------------------------------------------------- the routes
 
-export async function handleAdmin(request: Request, env: Env, path: string): Promise<Response> {
+export async function handleAdmin(request: Request, env: Env, path: string, config: Config): Promise<Response> {
   const page = consolePage(path);
   if (page !== null) return serveConsole(request, env, page);
   const url = new URL(request.url);
@@ -305,13 +305,13 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
   if (segments[0] === 'sites' && segments.length === 3 && segments[2] === 'url-signing') {
     if (request.method !== 'GET') throw methodNotAllowed(['GET']);
     onlyParams(url, ['media']);
-    return noStoreJson(await checkUrlSigning(env, getConfig(env), segments[1]!, url.searchParams.get('media')));
+    return noStoreJson(await checkUrlSigning(env, config, segments[1]!, url.searchParams.get('media')));
   }
 
   if (segments[0] === 'purge' && segments.length === 1) {
     onlyParams(url, []);
     if (request.method !== 'POST') throw methodNotAllowed(['POST']);
-    const { site, scope, id } = readPurge(env, await readJson(request));
+    const { site, scope, id } = readPurge(config, await readJson(request));
     const removed = await invalidate(env.CACHE, purgeTargets(site, scope, id));
     return noStoreJson({ site, scope, id, removed });
   }
@@ -320,7 +320,6 @@ export async function handleAdmin(request: Request, env: Env, path: string): Pro
     onlyParams(url, []);
     if (request.method !== 'GET') throw methodNotAllowed(['GET']);
     // With the running worker's own warnings: the Geo API failing, the budget saturated (worker/metrics/ view.ts).
-    const config = getConfig(env);
     return noStoreJson(configView(env, config, await liveWarnings(env, config)));
   }
 

@@ -8,6 +8,8 @@ import { Router, type IRequest } from 'itty-router';
 import { shareOf } from '../budget/index.ts';
 import { errorResponse } from '../http/errors.ts';
 import { rawTarget } from '../http/paths.ts';
+import { requestConfig } from '../http/request-config.ts';
+import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
@@ -81,8 +83,10 @@ async function forwardV2(
   return outcomeResponse(outcome);
 }
 
-type Mounted = (request: Request, env: Env, path: string) => Promise<Response>;
-const at = (handler: Mounted) => (request: IRequest, env: Env) => handler(request as unknown as Request, env, rawPath(request.url));
+/** A mounted handler gets the path as sent and the request's configuration (read once, http/request-config.ts). */
+type Mounted = (request: Request, env: Env, path: string, config: Config) => Promise<Response>;
+const at = (handler: Mounted) => (request: IRequest, env: Env) =>
+  handler(request, env, rawPath(request.url), requestConfig(request, env));
 
 /** The gateway's mounts; a bare `/v1` is nobody's v1 call, so it gets the v2 body like every other refusal. */
 export const gateway = Router<IRequest, [Env]>({
@@ -92,9 +96,9 @@ export const gateway = Router<IRequest, [Env]>({
   .all('/v1', () => {
     throw gatewayNotFound('No such route; v1 calls are /v1/<route>, e.g. /v1/videos/list.');
   })
-  .all('/admin/metrics', at(async (request, env) => {
+  .all('/admin/metrics', at(async (request, env, _path, config) => {
     await requireAdmin(request, env.ADMIN_TOKEN);
-    return metricsRoute(request, env, new URL(request.url));
+    return metricsRoute(request, env, new URL(request.url), config);
   }))
   .all('/admin/*', at(handleAdmin))
   .all('/v2/*', at(handleV2));

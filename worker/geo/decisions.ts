@@ -7,13 +7,10 @@ import type { RequestContext } from '../http/context.ts';
 import { count } from '../metrics/index.ts';
 import { decide, type Decision, type Where } from './policy.ts';
 
-/** Per request: the policies already counted, and whether its refusal by country was. */
-const counted = new WeakMap<RequestContext, { policies: Set<string>; country: boolean }>();
-
 export function decideFor(visit: RequestContext, policy: GeoPolicy, where: Where): Decision {
   const decision = decide(policy, where);
-  let seen = counted.get(visit);
-  if (!seen) counted.set(visit, seen = { policies: new Set(), country: false });
+  // Per request: the policies already counted, and whether its refusal by country was.
+  const seen = visit.memo('geo:counted', () => ({ policies: new Set<string>(), country: false }));
   if (!seen.policies.has(policy.name)) {
     seen.policies.add(policy.name);
     count('geo_decisions', {

@@ -35,8 +35,6 @@ const NOWHERE: Located = {
   proxy: { identification: null, type: null },
 };
 
-const perRequest = new WeakMap<Request, Map<GeoNeed, Promise<GeoResponse>>>();
-
 /**
  * For a location answered whole from the geo cache: its entry's ETag. `/api/geo` answers with exactly that entry and
  * `source: "geo-api"`, so the tag stands for its body without hashing it again (`locatedTag`).
@@ -52,17 +50,7 @@ export function locatedTag(where: GeoResponse): string | undefined {
 
 /** The caller's location, computed once per request and need however many policies ask. */
 export function locateCaller(visit: RequestContext, need: GeoNeed = 'full'): Promise<GeoResponse> {
-  let byNeed = perRequest.get(visit.request);
-  if (!byNeed) {
-    byNeed = new Map();
-    perRequest.set(visit.request, byNeed);
-  }
-  let located = byNeed.get(need);
-  if (!located) {
-    located = locate(visit, need);
-    byNeed.set(need, located);
-  }
-  return located;
+  return visit.memo(`geo:${need}`, () => locate(visit, need));
 }
 
 async function locate(c: RequestContext, need: GeoNeed): Promise<GeoResponse> {

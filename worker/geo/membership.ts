@@ -93,20 +93,8 @@ export async function playlistMembership(c: RequestContext, who: CallerContext,
 
 /** A public request's membership for a site, read once per request however many steps ask (the feed's seed check
  * and its items, the player's settings). */
-const perRequest = new WeakMap<RequestContext, Map<string, Promise<Membership>>>();
-
 export function membershipFor(c: RequestContext, site: SiteConfig): Promise<Membership> {
-  let bySite = perRequest.get(c);
-  if (!bySite) {
-    bySite = new Map();
-    perRequest.set(c, bySite);
-  }
-  let membership = bySite.get(site.id);
-  if (!membership) {
-    membership = publicCaller(c).then((who) => playlistMembership(c, who, site));
-    bySite.set(site.id, membership);
-  }
-  return membership;
+  return c.memo(`membership:${site.id}`, () => publicCaller(c).then((who) => playlistMembership(c, who, site)));
 }
 
 /**

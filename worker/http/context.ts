@@ -1,7 +1,9 @@
 /**
  * One public request, built once at the front door (worker/index.ts) and handed to everything below it: the request,
- * the environment, the execution context, the configuration parsed for it, its route's parameters, its Server-Timing
- * and the caller's fair-share key. The one bag a public request travels in (Hono's `Context`, in spirit).
+ * the environment, the execution context, the configuration read for it, its route's parameters, its Server-Timing,
+ * and whatever the layers below work out once per request (`memo`: the caller's key, their location, a site's
+ * membership, the decisions counted). The one bag a public request travels in (Hono's `Context`, in spirit): no
+ * module keeps a table keyed by request.
  */
 import type { Config, SiteConfig } from '../config.ts';
 import type { Env } from '../env.ts';
@@ -13,8 +15,7 @@ import { visitorKey } from './visitor.ts';
 export type RouteParams = Readonly<Record<string, string | undefined>>;
 
 export class RequestContext {
-  readonly timing = new ServerTiming();
-  #caller: Promise<string> | undefined;
+  #memos = new Map<string, unknown>();
 
   constructor(
     /** The request as the modules see it: with DEV_MODE's `dev_ip` stand-in applied, when a route takes one. */
@@ -24,17 +25,31 @@ export class RequestContext {
     readonly config: Config,
     /** The route's path parameters (itty-router's `request.params`), set by the route table when a route matches. */
     public params: RouteParams = {},
+    /** One Server-Timing for the whole answer, whichever context of it measures. */
+    readonly timing = new ServerTiming(),
   ) {}
 
-  /** The same request as another `Request` (a stand-in address in development): a context of its own. */
+  /**
+   * The same answer for another caller (a stand-in address in development): the configuration, parameters and timing
+   * carry over; what was worked out about the caller (their key, location, membership, counted decisions) is worked
+   * out again for the new one, since it is theirs.
+   */
   as(request: Request): RequestContext {
-    return new RequestContext(request, this.env, this.ctx, this.config, this.params);
+    return new RequestContext(request, this.env, this.ctx, this.config, this.params, this.timing);
+  }
+
+  /**
+   * What `make` gives, worked out once per request under `key` (a layer's own prefix, e.g. `geo:`, `membership:`):
+   * however many steps of the answer ask, and without a module-level table keyed by request.
+   */
+  memo<T>(key: string, make: () => T): T {
+    if (!this.#memos.has(key)) this.#memos.set(key, make());
+    return this.#memos.get(key) as T;
   }
 
   /** The caller's turn-key in the budget's public lane: their hashed network, so one visitor cannot starve others. */
   callerKey(): Promise<string> {
-    this.#caller ??= visitorKey(this.request, this.env).then((key) => key ?? 'anonymous');
-    return this.#caller;
+    return this.memo('caller:key', () => visitorKey(this.request, this.env).then((key) => key ?? 'anonymous'));
   }
 
   /** A configured site, or 404 (only configured sites are served). */

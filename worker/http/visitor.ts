@@ -59,25 +59,15 @@ function readAddress(raw: string): Caller {
   return known;
 }
 
-/** Per request, and per reading of DEV_MODE (the same request read under another env is read again). */
-const callers = new WeakMap<Request, { dev?: Caller; live?: Caller }>();
-
+/**
+ * The caller a request names: three header reads, then the reading of that address, kept per address (`readings`),
+ * so asking again in the same request costs no parse and no table keyed by request.
+ */
 function caller(request: Request, env: CallerEnv): Caller {
   const dev = devMode(env);
-  let byMode = callers.get(request);
-  if (!byMode) {
-    byMode = {};
-    callers.set(request, byMode);
-  }
-  let known = dev ? byMode.dev : byMode.live;
-  if (!known) {
-    const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? forwardedVisitor(request, env) ??
-      request.headers.get('cf-connecting-ip') ?? '').trim();
-    known = readAddress(raw);
-    if (dev) byMode.dev = known;
-    else byMode.live = known;
-  }
-  return known;
+  const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? forwardedVisitor(request, env) ??
+    request.headers.get('cf-connecting-ip') ?? '').trim();
+  return readAddress(raw);
 }
 
 /**
