@@ -41,7 +41,7 @@ export default defineConfig({
           // What `npm run build` left in dist/, so the asset suite knows the versioned embed's name.
           TEST_DIST_FILES: JSON.stringify(readdirSync('./dist')),
           ADMIN_TOKEN: 'sandbox-admin-token-not-for-production',
-          // Derives the access keys' v1 secrets (README, "v1 signature setup"). Test-only.
+          // Derives the access keys' v1 secrets (worker/docs/gateway.md, "v1 signature setup"). Test-only.
           V1_SIGNING_SECRET: 'test-v1-signing-secret-not-for-production-0001',
           GATEWAY_MIGRATIONS: gatewayMigrations,
         },

@@ -12,7 +12,7 @@
  * - PLAYBACK_KEYS: playback signing keys, `kid:secret` pairs (first one signs, at most two; worker/playback/keys.ts).
  *   Unset: one key derived from API_SECRET.
  * - DEV_MODE: "true" lets `x-reelgate-dev-ip` stand in for the caller's address. Anything else: off.
- * - REELGATE_CONFIG: sites, policies, origins, cache windows, budget (config.ts, worker/README.md "Configuration"): a JSON string (a `--var`,
+ * - REELGATE_CONFIG: sites, policies, origins, cache windows, budget (config.ts, worker/docs/configuration.md): a JSON string (a `--var`,
  *   .dev.vars, a test binding) or an object (a TOML table under `[vars]`).
  * - CACHE, BUDGET, ASSETS, VISITOR_LIMIT: cached answers, the upstream budget, dist/, the per-visitor abuse limit.
  * - GATEWAY_DB: the gateway's keys, idempotent outcomes and audit trail (worker/gateway/migrations/).

@@ -87,7 +87,7 @@ export function serveMediaImage(store: Store, url: URL, params: URLSearchParams)
 /**
  * Thumbnails are 16:9 frames, 1920 wide unless a width is asked for: a gradient, the title and the duration, and no
  * play glyph. A frame is a picture of the video, not a control: a poster under a player's own play button (the
- * browser's, centred by its own rules) would otherwise show two, apart (issue 27, item 5).
+ * browser's, centred by its own rules) would otherwise show two, apart.
  */
 const FRAME = { width: 1920, height: 1080 };
 
@@ -282,7 +282,7 @@ async function hlsFile(store: Store, mediaId: string, file: string | null, range
 }
 
 /**
- * Test-only HLS folders, for the worker's playlist rewriter (issue 22, item 3). No seeded media names them; a suite
+ * Test-only HLS folders, for the worker's playlist rewriter. No seeded media names them; a suite
  * creates an `external` media whose `source_url` is one of them.
  * - `/cdn/test-hls/echo/<base64url>/<name>.m3u8`: the bytes the base64url segment spells, as a playlist, whatever
  *   the name (so a variant's playlist in the same folder is the same text); anything else in the folder is 404.

@@ -1,5 +1,5 @@
-// A delivery folder an attacker controls, for the regression tests of issue 22, item 1 ("playback URLs serve any
-// content type on the worker's own origin"). Anyone who may write media can create an `external` media whose source
+// A delivery folder an attacker controls, for the regression tests that playback URLs serve no page or script on
+// the worker's own origin (stored XSS). Anyone who may write media can create an `external` media whose source
 // is any URL, so its HLS folder can hold anything: here a real master playlist (with a variant and a real MPEG-TS
 // segment) beside a web page, a script, an SVG with a script, a page named like a video and one named like a
 // playlist. The edge worker must pass none of them on as something a browser would show as a page or run.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where a HIT's time goes, measured the way section 1 measures it (issue 28): reelgate and the hello-world Worker each
+// Where a HIT's time goes, measured the way section 1 measures it: reelgate and the hello-world Worker each
 // in a workerd process of its own on a direct socket (test/bench/lib/direct.mjs, no dev proxy in front), the feed
 // warmed to a HIT and a few visitors located for /api/geo, then closed-loop load while V8's profiler of the Worker's
 // own isolate runs, reached over workerd's inspector (Chrome DevTools protocol: `Profiler.start`, the load,

@@ -204,7 +204,7 @@ async function main() {
   if (runs('embed')) {
     log('section 3: embed size');
     results.embed_size = await embedSize();
-    // The player's chunks beside it: their weight, and their load time in Chromium (issue 23).
+    // The player's chunks beside it: their weight, and their load time in Chromium.
     results.embed_size.chunks = chunkSizes(join(root, 'dist'));
     results.embed_size.chunk_load = browser
       ? await chunkLoad({ dist: join(root, 'dist'), chromium: browser.path })

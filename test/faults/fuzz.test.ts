@@ -83,7 +83,7 @@ interface CorpusCase {
 }
 
 /**
- * The upstream of an HLS corpus case (issue 22, item 3): an `external` media of the site under a policy whose source
+ * The upstream of an HLS corpus case: an `external` media of the site under a policy whose source
  * is `playlist` (served as written by the sandbox's test-only `/cdn/test-hls/echo/`), or `source`, a sandbox path
  * under `/cdn/test-hls/` (the generated oversize playlists). The case's request names its playback URL `{{play}}`.
  */
@@ -263,8 +263,8 @@ function arbitraries() {
 // ------------------------------------------------------------------------------------------------------- checks
 
 /**
- * The v1 compatibility layer answers a v1 call's errors in the v1 object its clients parse (worker/README.md, "The v1
- * compatibility layer"): exactly `{status: "error", code, title, message}`.
+ * The v1 compatibility layer answers a v1 call's errors in the v1 object its clients parse (worker/docs/gateway.md,
+ * "The v1 compatibility layer"): exactly `{status: "error", code, title, message}`.
  */
 function isV1Error(text: string): boolean {
   try {
@@ -366,7 +366,7 @@ async function reportFailures(fuzzSeed: number, replay: string, failures: Failur
 function check(request: FuzzRequest, pathname: string, status: number, headers: Headers, text: string): string[] {
   const problems: string[] = [];
   // Under a v1 call the same statuses come as the v1 object (v1's code CallUnavailable), plus the layer's 501
-  // NotImplemented for a v1 route it does not translate (worker/README.md, "The v1 compatibility layer").
+  // NotImplemented for a v1 route it does not translate (worker/docs/gateway.md, "The v1 compatibility layer").
   const v1Code = isV1Call(pathname) && isV1Error(text) ? (JSON.parse(text) as { code: string }).code : null;
   const documented = (DOCUMENTED_5XX.has(status) && (errorCode(text) === 'upstream_unavailable' || v1Code === 'CallUnavailable')) ||
     (status === 501 && v1Code === 'NotImplemented');
@@ -388,7 +388,7 @@ function check(request: FuzzRequest, pathname: string, status: number, headers: 
   const refusalToIt = status === 403 && allowOrigin === sentOrigin
     && (request.method === 'HEAD' || /"code":"origin_not_allowed"/.test(text));
   if (allowOrigin !== null && !origins.includes(allowOrigin) && !origins.includes('*') &&
-    // `*` for the embed script and its files only, never an embed page (issue 22, item 4: a page is framed, not read).
+    // `*` for the embed script and its files only, never an embed page (a page is framed, not read).
     !(allowOrigin === '*' && /^\/embed\/[^/]+$/.test(pathname)) && !refusalToIt) {
     problems.push(`CORS allows ${allowOrigin.slice(0, 60)}`);
   }
@@ -508,8 +508,9 @@ async function hlsPlayback(hls: HlsUpstream, request: FuzzRequest): Promise<stri
 }
 
 /**
- * What an answer to a playlist's playback URL must be (README, threat model and playback): the playlist rewritten,
- * with nothing any player could fetch off the worker's origin and every URI line a playback URL, or refused (502).
+ * What an answer to a playlist's playback URL must be (worker/docs/geo-and-playback.md, "Geo-bound playback", threat
+ * model): the playlist rewritten, with nothing any player could fetch off the worker's origin and every URI line a
+ * playback URL, or refused (502).
  */
 function playlistProblems(answer: Sent): string[] {
   const problems: string[] = [];

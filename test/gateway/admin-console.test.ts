@@ -1,4 +1,4 @@
-// The operator console's side of the worker (issue 26, /work/notes/console-contract.md): the token exchanged for a
+// The operator console's side of the worker (/work/notes/console-contract.md): the token exchanged for a
 // session cookie, CSRF on the cookie's writes, the failed sign-in limit, purge, the configuration in force, the audit
 // filters, and the console's pages from the ASSETS binding (a stand-in here: dist/ is build output).
 import { createExecutionContext, env } from 'cloudflare:test';

@@ -130,7 +130,7 @@ async function faults(body: Record<string, unknown>): Promise<void> {
   await response.body?.cancel();
 }
 
-describe('an idempotent retry after an upstream 5xx succeeds (issue 9, item 4)', () => {
+describe('an idempotent retry after an upstream 5xx succeeds', () => {
   let key: CreatedKey;
   let mediaPath: string;
   let mediaId: string;

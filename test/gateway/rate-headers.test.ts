@@ -1,4 +1,4 @@
-// Issue 11, item 4: rate headers the caller can trust. A client that paces itself only on `svc-request-remaining` and
+// Rate headers the caller can trust. A client that paces itself only on `svc-request-remaining` and
 // the stated reset never meets a 429, however hard anonymous visitors flood the public API and however greedy another
 // key is; every 429 carries Retry-After and the platform's code; v1's rate_limit says the same as the headers.
 // Deterministic: the budget object's clock is stepped by hand (test/worker/budget-reserve.test.ts does the same), so

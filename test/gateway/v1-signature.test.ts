@@ -1,6 +1,7 @@
-// Signed v1 calls (worker/README.md, "v1 signature setup"): the key id as api_key and the key's v1 secret, a timestamp window,
-// nonces accepted once, refusals with the v1 codes; the v1 filters (search, statuses_filter, any result_offset) mapped
-// onto v2, and the rate_limit object of v1 answers. The signer below follows the v1 clients, not the worker's code.
+// Signed v1 calls (worker/docs/gateway.md, "v1 signature setup"): the key id as api_key and the key's v1 secret, a
+// timestamp window, nonces accepted once, refusals with the v1 codes; the v1 filters (search, statuses_filter, any
+// result_offset) mapped onto v2, and the rate_limit object of v1 answers. The signer below follows the v1 clients, not
+// the worker's code.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { gatewayFetch } from '../../worker/gateway/router.ts';

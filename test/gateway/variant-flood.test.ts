@@ -1,4 +1,4 @@
-// Issue 9, item 2: anonymous visitors asking for ever new feed variants (random `seed` / `tags` values) once took
+// Anonymous visitors asking for ever new feed variants (random `seed` / `tags` values) once took
 // every upstream slot, and the gateway's writes failed with 429. Now a variant is taken only by the playlist type
 // that uses it, each playlist loads a bounded number of new variants per window, and the gateway keeps a floor of the
 // budget that visitors' misses can never spend.

@@ -1,6 +1,6 @@
 // The browser the component suites and the bench use (test/support/find-browser.mjs): CHROME_PATH, then a system
-// Chromium, then the Chromium that `npm ci` brings with @sparticuz/chromium, so `npm ci && npm test` needs no apt step
-// (issue 9, item 9). The last test starts that npm Chromium for real and talks to it over the DevTools protocol.
+// Chromium, then the Chromium that `npm ci` brings with @sparticuz/chromium, so `npm ci && npm test` needs no apt step.
+// The last test starts that npm Chromium for real and talks to it over the DevTools protocol.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkLaunch, findBrowser } from '../support/find-browser.mjs';
@@ -28,7 +28,7 @@ test('with no browser at all, the error says what to do', () => {
   assert.throws(() => findBrowser({ env: {}, system: [], npm: () => null }), /no Chrome or Chromium found.*npm ci/);
 });
 
-test('a machine with no Chromium (issue 9, item 9): the Chromium from npm ci is found, unpacked and starts over CDP',
+test('a machine with no Chromium: the Chromium from npm ci is found, unpacked and starts over CDP',
   { timeout: 90_000 }, async () => {
     const { path, source } = findBrowser({ env: {}, system: [] });
     assert.equal(source, '@sparticuz/chromium');

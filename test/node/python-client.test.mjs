@@ -1,4 +1,4 @@
-// Issue 27, item 4: the platform's official Python client (jwplatform 2.2.2, vendored unmodified in clients/python/,
+// The platform's official Python client (jwplatform 2.2.2, vendored unmodified in clients/python/,
 // see its README) does its direct upload, `Media.create_media_and_get_upload_context` then `Media.upload`, against the
 // sandbox of `npm start` (test/storm/npm-start.mjs runs demo/start.mjs itself).
 //

@@ -16,7 +16,7 @@ type Responses = Record<string, Schema | null>;
 const EXTRACTED = (definition as unknown as { routes: Record<string, Responses> }).routes;
 
 /**
- * Routes of the definition whose sandbox answers are not yet brought to it (issue 21, in progress). Each leaves this
+ * Routes of the definition whose sandbox answers are not yet brought to it (work in progress). Each leaves this
  * list with the change that aligns it; everything else in schemas.json is enforced.
  */
 export const NOT_YET_ALIGNED: readonly string[] = [

@@ -1,6 +1,6 @@
 // Extracts the response schemas of the routes reelgate calls from the platform's published Management API v2
-// definition (OpenAPI 3.1) into test/platform/schemas.json, which the conformance checks read (worker/README.md, "What the
-// worker reads from the platform").
+// definition (OpenAPI 3.1) into test/platform/schemas.json, which the conformance checks read
+// (worker/docs/public-api.md, "What the worker reads from the platform").
 //
 //   node test/platform/extract-schemas.mjs <openapi.json>... [--out test/platform/schemas.json] [--merge]
 //   node test/platform/extract-schemas.mjs --additions-only [--out test/platform/schemas.json]

@@ -35,7 +35,7 @@ it('a media\'s poster image is public at /v2/media/<id>/poster.jpg, 720 wide unl
   expect(poster.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   const drawn = await poster.text();
   expect(drawn).toMatch(/^<svg [^>]*width="720" height="405"/);
-  // A picture, not a control: no play glyph of its own under the player's (issue 27, item 5). What is drawn is the
+  // A picture, not a control: no play glyph of its own under the player's. What is drawn is the
   // gradient frame, the title and the duration.
   expect([...drawn.matchAll(/<([a-zA-Z]+)[\s>/]/g)].map((m) => m[1])).toEqual(
     ['svg', 'defs', 'linearGradient', 'stop', 'stop', 'rect', 'text', 'text']);

@@ -61,7 +61,7 @@ describe('fixtures', () => {
     expect(proxies.some((p) => p.identification === null && p.type === null)).toBe(true);
   });
 
-  it('geo verdicts are shared by a whole IPv6 /64 (issue 22, item 2): the IPv6 fixtures sit in their own /64s, but for one pair of different proxy classes', async () => {
+  it('geo verdicts are per address, not per IPv6 /64: the IPv6 fixtures sit in their own /64s, but for one pair of different proxy classes', async () => {
     const { geo } = await catalog();
     const v6 = (geo.fixtures as Array<{ ip: string; expected_country: string | null; proxy: unknown }>)
       .filter((f) => f.ip.includes(':'));

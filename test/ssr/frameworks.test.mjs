@@ -1,4 +1,4 @@
-// Issue 27, item 3: the framework examples, as `npm run check:apps` built them, against the real worker and sandbox
+// The framework examples, as `npm run check:apps` built them, against the real worker and sandbox
 // (test/ssr/run.mjs started them, RENDER_TOKEN included): the Astro site (demo/ssr-astro, served by its serve.mjs)
 // and the plain Node renderer (demo/ssr-node/server.mjs), each rendering a playlist, a player and a "europe" gate on
 // the server for its visitor. Visitors come from Berlin and New York (the sandbox's geo fixtures) through
@@ -86,7 +86,7 @@ function shadowOf(page, marker) {
 /** Text as Lit SSR writes it into HTML (@lit-labs/ssr's escapeHtml). */
 const plain = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-describe('issue 27: the framework examples render on the server and hydrate in Chromium', { skip: !worker && 'no worker (REELGATE_SKIP_INTEGRATION=1)' }, () => {
+describe('the framework examples render on the server and hydrate in Chromium', { skip: !worker && 'no worker (REELGATE_SKIP_INTEGRATION=1)' }, () => {
   let browser;
   let shelf;
   let gated;

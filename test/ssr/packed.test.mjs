@@ -1,4 +1,4 @@
-// Issue 27: each of the four elements, from the packed package (test/ssr/run.mjs unpacked `npm pack`'s tarball into a
+// Each of the four elements, from the packed package (test/ssr/run.mjs unpacked `npm pack`'s tarball into a
 // throwaway app), rendered on the server with @lit-labs/ssr and hydrated in Chromium with @lit-labs/ssr-client's
 // hydration support. For each case, the same markup is served twice by this file's server:
 //   - server-rendered: Lit SSR's HTML (declarative shadow DOM), with the hydration script held back until the page's
@@ -152,7 +152,7 @@ async function settled(opened) {
   return snapshot(opened.page);
 }
 
-describe('issue 27: the packed package rendered with @lit-labs/ssr, hydrated in Chromium', () => {
+describe('the packed package rendered with @lit-labs/ssr, hydrated in Chromium', () => {
   it('renders every case on the server without touching a browser global', async () => {
     // Node has no `window`, `document`, `Element`, observers or `matchMedia`: a reference to any of them throws.
     for (const global of ['window', 'document', 'Element', 'ShadowRoot', 'ResizeObserver', 'IntersectionObserver', 'matchMedia']) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:ssr`: server-side rendering, as a publisher's framework does it (issue 27), in Chromium.
+// `npm run test:ssr`: server-side rendering, as a publisher's framework does it, in Chromium.
 // 1. Packs the package as `npm pack` ships it (after `npm run build`) and unpacks it into a throwaway app,
 //    .build/ssr/app/node_modules/reelgate, beside two files of that app: render.mjs (the server side: @lit-labs/ssr and
 //    `import 'reelgate'`, resolved to the packed copy) and client.js (the browser side: @lit-labs/ssr-client's

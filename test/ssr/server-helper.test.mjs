@@ -1,4 +1,4 @@
-// Issue 27, item 2: `reelgate/server`, from the packed package (test/ssr/run.mjs), with a stand-in `fetch`: what it
+// `reelgate/server`, from the packed package (test/ssr/run.mjs), with a stand-in `fetch`: what it
 // sends (the visitor's address and the render token, nothing else of note), what it answers for each element, what it
 // never asks (content inside a gate that did not allow), what it makes of the worker's URLs and links, and its JSON-LD.
 // The same helper against the real worker is in frameworks.test.mjs.

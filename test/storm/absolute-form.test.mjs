@@ -1,5 +1,5 @@
-// Issue 27, item 4: "an absolute-form request to either port gets the same answer as its origin-form", and "nothing
-// a client can send may earn a raw 500". Against `npm start` itself (npm-start.mjs): the worker's port and the
+// An absolute-form request to either port gets the same answer as its origin-form, and nothing
+// a client can send may earn a raw 500. Against `npm start` itself (npm-start.mjs): the worker's port and the
 // sandbox's, each request sent over a real socket exactly as written here (`GET http://127.0.0.1:<port>/api/geo
 // HTTP/1.1`, the request line the platform's official Python client writes for an upload link), then the same
 // request in origin form: same status, same body. Before the fronts of demo/dev-front.mjs, workerd answered every
@@ -52,7 +52,7 @@ function raw(port, text) {
 
 const md5 = (bytes) => createHash('md5').update(bytes).digest('hex');
 
-describe('absolute-form request targets on npm start (issue 27, item 4)', () => {
+describe('absolute-form request targets on npm start', () => {
   test('the worker\'s port: public API, errors, the gateway, the raw-path check, assets and the page', async () => {
     const origin = stack.workerUrl;
     for (const [path, options] of [

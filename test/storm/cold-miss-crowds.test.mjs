@@ -1,4 +1,4 @@
-// Issue 9, item 1: "Raw 500s under concurrent misses." Fifty visitors ask at once for one key nobody has cached while
+// No raw 500s under concurrent misses. Fifty visitors ask at once for one key nobody has cached while
 // the upstream is down, while the platform answers 429 and while the budget is spent. Each of them must get an
 // answer of its own: the value, or a v2 error with the right status — never the runtime's plain-text 500 for a
 // request that waited on another request's work.
@@ -45,7 +45,7 @@ function assertOwnAnswers(answers, allowed) {
   }
 }
 
-describe('raw 500s under concurrent misses (issue 9, item 1)', () => {
+describe('no raw 500s under concurrent misses', () => {
   test('a crowd of cold misses during an outage: each gets a v2 error, upstream_unavailable', async () => {
     await stack.sandbox.faults({ outage: true, retry_after_seconds: 2 });
     const answers = await crowd(mediaPath(), 0);

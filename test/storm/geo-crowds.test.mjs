@@ -1,8 +1,8 @@
-// Issue 9, item 6: "The geo budget defaults to 300/min" against a Geo API whose rate the spec leaves open. A crowd of
+// The geo budget once defaulted to 300/min, against a Geo API whose rate the spec leaves open. A crowd of
 // new visitors asks the shipped `europe` gate while the Geo API sends no `svc-request-*` headers at all: the worker's
 // own bucket must keep the lookups inside the 60-a-minute window, so the Geo API never answers 429.
 //
-// Issue 10, bypass 1: "Proxy rules fail open when the geo lookups run out." Once that crowd has spent the lookup
+// Proxy rules must not fail open when the geo lookups run out. Once that crowd has spent the lookup
 // window, a Tor relay and hosting addresses arrive, and Cloudflare places each of them in Germany (as it would a VPN
 // or cloud exit there). Cloudflare flags Tor exits only, so without a lookup nobody knows their proxy class: a policy
 // with proxy rules must apply its `unknown` rule instead of letting them through as "not a proxy".
@@ -33,7 +33,7 @@ async function crowdAsks(path) {
   return answers;
 }
 
-describe('the geo budget holds the upstream window by itself (issue 9, item 6)', () => {
+describe('the geo budget holds the upstream window by itself', () => {
   test(`${CROWD} new visitors at the europe gate: no upstream geo 429, at most 60 lookups a minute`, async () => {
     const started = Date.now();
     const answers = await crowdAsks('/api/gate/europe');
@@ -48,7 +48,7 @@ describe('the geo budget holds the upstream window by itself (issue 9, item 6)',
   });
 });
 
-describe('proxy rules do not fail open when the geo lookups run out (issue 10, bypass 1)', () => {
+describe('proxy rules do not fail open when the geo lookups run out', () => {
   const proxies = [
     ['a Tor relay', '198.51.100.14'],
     ['a hosting address', '198.51.100.10'],

@@ -1,4 +1,4 @@
-// Issue 10, bypass 2: "A playlist's policy guards only that playlist's feed." The issue's own scenario, against the
+// A playlist's policy must guard its members beyond that playlist's feed. The reported scenario, against the
 // worker as shipped (DEV_MODE off, visitors by CF-Connecting-IP) with one change to its configuration:
 // `playlists = { DGRTLuft = "europe" }` on vbQmzoYd (the food playlist). A visitor in New York must learn nothing of
 // its members: not their JSON, not their titles in other feeds or variants, not through a recommendations seed.
@@ -25,7 +25,7 @@ before(async () => {
 });
 after(() => stack?.stop());
 
-describe('a playlist\'s policy binds its members everywhere (issue 10, bypass 2)', () => {
+describe('a playlist\'s policy binds its members everywhere', () => {
   test('a member\'s media answer: 451 from New York; from Berlin private, with playback URLs only', async () => {
     const path = `/api/sites/${SITE}/media/${members[0].id}`;
     const refused = await send(stack.origin, path, NEW_YORK);

@@ -1,4 +1,4 @@
-// Issue 9, item 4: "An idempotent write is lost after an upstream 5xx." A write that met an upstream failure, a
+// An idempotent write must not be lost after an upstream 5xx. A write that met an upstream failure, a
 // timeout or a budget refusal never completed, so its Idempotency-Key must not replay that failure: the retry goes
 // through once the platform is back, and only then is the outcome kept and replayed.
 import assert from 'node:assert/strict';
@@ -30,7 +30,7 @@ async function titleAtThePlatform(mediaId) {
   return (await stack.sandbox.v2(`/v2/sites/${site.id}/media/${mediaId}/`)).metadata.title;
 }
 
-describe('an idempotent write is not lost after an upstream failure (issue 9, item 4)', () => {
+describe('an idempotent write is not lost after an upstream failure', () => {
   test('a retry after an upstream 5xx succeeds, and the change is made', async () => {
     const media = site.media.published[0];
     await stack.sandbox.faults({ error_rate: 1 });

@@ -1,5 +1,5 @@
 // `npm start` itself (demo/start.mjs), for the suites that must meet the dev stack exactly as a developer runs it:
-// the fronts on the public ports, `wrangler dev` behind them, the secrets of .dev.vars (issue 27, item 4). Unlike
+// the fronts on the public ports, `wrangler dev` behind them, the secrets of .dev.vars. Unlike
 // stack.mjs (workerd through Miniflare, no dev server in between), nothing here is set up by the test but the ports,
 // where the local state goes (a throwaway folder: a developer's own `npm start` may be running beside) and, once
 // `npm run build` has written dist/, skipping the build (REELGATE_START_SKIP_BUILD=1).

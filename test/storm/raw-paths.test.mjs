@@ -1,4 +1,4 @@
-// Issue 9, item 5: "Paths are checked after they are normalised." The path is checked once, raw, at the front door,
+// Paths are checked before they are normalised: the path is checked once, raw, at the front door,
 // before anything routes it: encoded dot segments, backslashes, escapes and `//` are refused with 400 on every front
 // door (public API, assets, gateway, admin), whatever the method and whether or not a key came with it. The requests
 // go over a real socket exactly as written here (nothing on the way re-parses them).
@@ -46,7 +46,7 @@ const REFUSED = [
   '/admin\\keys',
 ];
 
-describe('paths are checked raw, before any routing (issue 9, item 5)', () => {
+describe('paths are checked raw, before any routing', () => {
   for (const path of REFUSED) {
     test(`GET ${path} is refused with 400 invalid_request`, async () => {
       const answer = await send(stack.origin, path, { headers: visitor });

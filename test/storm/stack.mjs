@@ -29,7 +29,8 @@ export const SECRETS = {
   SIGNED_SITE_SECRET: 'sandbox-url-signing-secret-not-for-production',
   ADDRESS_SALT: 'storm-address-salt',
   ADMIN_TOKEN: 'storm-admin-token-not-for-production',
-  // Derives the access keys' v1 secrets (worker/README.md, "v1 signature setup"); test/node drives /v1 with the v1 client.
+  // Derives the access keys' v1 secrets (worker/docs/gateway.md, "v1 signature setup"); test/node drives /v1 with
+  // the v1 client.
   V1_SIGNING_SECRET: 'storm-v1-signing-secret-not-for-production',
 };
 

@@ -1,4 +1,4 @@
-// Issue 9, item 2: "Anonymous visitors starve the gateway." As reported: 1,200 feed requests with ever new `seed` and
+// Anonymous visitors must not starve the gateway. As reported: 1,200 feed requests with ever new `seed` and
 // `tags` values at concurrency 20, while a team's server PATCHes media through the gateway. With the shipped budget
 // (visitors and gateway keys each hold a reserve of it) every PATCH must go through; the visitors get a feed or an
 // honest 429, never a 5xx; a variant on a playlist type that does not take it is refused; and new variants stay
@@ -26,7 +26,7 @@ after(() => stack?.stop());
 
 const pad = (n) => String(n).padStart(6, '0');
 
-describe('anonymous visitors do not starve the gateway (issue 9, item 2)', () => {
+describe('anonymous visitors do not starve the gateway', () => {
   test('a variant is refused where the playlist type does not use it', async () => {
     const manual = site.playlists.manual[0];
     const answer = await send(stack.origin, `/api/sites/${site.id}/playlists/${manual}?seed=${site.media.published[0]}`,

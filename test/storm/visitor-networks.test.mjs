@@ -1,4 +1,4 @@
-// Issue 9, item 3: "The per-visitor limit counts IPv6 addresses one by one." One subscriber holds a whole /64, so the
+// The per-visitor limit must not count IPv6 addresses one by one. One subscriber holds a whole /64, so the
 // abuse limit (and the budget's turns) count an IPv6 visitor by its /64; IPv4 stays per address.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -33,7 +33,7 @@ async function fromEach(addresses) {
 
 const hex = (n) => n.toString(16);
 
-describe('the per-visitor limit counts IPv6 addresses by their /64 (issue 9, item 3)', () => {
+describe('the per-visitor limit counts IPv6 addresses by their /64', () => {
   test(`${REQUESTS} addresses of one /64 are limited as one visitor`, async () => {
     const answers = await fromEach(Array.from({ length: REQUESTS }, (_, i) => `2001:db8:77:1:${hex(i + 1)}::${hex(i * 7 + 3)}`));
     const summary = JSON.stringify(summarise(answers));

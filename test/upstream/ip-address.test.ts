@@ -106,7 +106,7 @@ describe('isPublicAddress', () => {
   });
 });
 
-describe('visitorNetwork: the per-visitor limit counts IPv6 addresses by their /64 (issue 9, item 3)', () => {
+describe('visitorNetwork: the per-visitor limit counts IPv6 addresses by their /64', () => {
   it('counts every address of one /64 as one visitor, whatever its spelling', () => {
     const network = visitorNetwork('2001:db8:1:2::1');
     expect(network).toBe('2001:db8:1:2::/64');

@@ -1,4 +1,4 @@
-// Issue 13: a load of several upstream calls is admitted only when the budget can fund it whole (reserve, then spend),
+// A load of several upstream calls is admitted only when the budget can fund it whole (reserve, then spend),
 // gives back what it did not spend, cannot hold tokens past its expiry, and leaves what it read for the next attempt
 // when it has to stop. Deterministic: the budget object's clock is stepped by hand (it never moves by itself here),
 // so no assertion depends on how fast this machine is.

@@ -76,7 +76,7 @@ describe('policy decisions', () => {
     expect(decide(policy, { country: 'DE', continent: 'EU', proxy: none, source: api })).toEqual({ allowed: true, reason: 'allowed', complete: true });
   });
 
-  it('never decides a policy with proxy rules without the proxy class: its unknown rule applies (issue 10, bypass 1)', () => {
+  it('never decides a policy with proxy rules without the proxy class: its unknown rule applies', () => {
     const strict = parseConfig({ policies: { s: { allow_continents: ['EU'], deny_proxy_types: ['hosting'], unknown: 'deny' } } })
       .policies.get('s')!;
     // Cloudflare's view knows the country but not whether the address is a proxy.
@@ -92,7 +92,7 @@ describe('policy decisions', () => {
 });
 
 describe('getConfig', () => {
-  it('parses once per configuration, whether text or object, and again when it changes (issue 13)', () => {
+  it('parses once per configuration, whether text or object, and again when it changes', () => {
     const text = JSON.stringify(base);
     const fromText = getConfig({ REELGATE_CONFIG: text });
     expect(getConfig({ REELGATE_CONFIG: text })).toBe(fromText);

@@ -1,7 +1,8 @@
-// Issue 22, items 4, 5 and 7 (the Host part): what an attacker found in the embeds, the rendered links and the URLs the
-// worker writes into answers others may keep. Each describe is named after the item it holds to; every test here
-// failed on the code before the fix. The Chromium half of item 4 (the resize messages of a refused frame against an
-// allowed one's) and of item 5 (the elements' properties) is in test/components/.
+// What an attacker found in the embeds, the rendered links and the URLs the worker writes into answers others may
+// keep: a visitor's geo decision readable through the embed pages, `javascript:` links rendered, the Host header
+// reflected into cacheable URLs. Each describe is named after the hole it keeps shut; every test here failed on the
+// code before the fix. The Chromium half of the first (the resize messages of a refused frame against an allowed
+// one's) and of the second (the elements' properties) is in test/components/.
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, getConfig, parseConfig } from '../../worker/config.ts';
@@ -26,7 +27,7 @@ import { allMedia, isPublic, manualIds, playlists, typedPlaylist } from './upstr
 const BERLIN = '192.0.2.30';
 const NEW_YORK = '192.0.2.20';
 const HOSTILE_ORIGIN = 'https://attacker.example';
-/** The permalink the attacker stored (issue 22, item 5). */
+/** The permalink the attacker stored: a `javascript:` link. */
 const JS_LINK = 'javascript:alert(document.domain)//';
 
 beforeEach(async () => {
@@ -78,7 +79,7 @@ function jsonLd(html: string): Array<Record<string, unknown>> {
 const hrefs = (html: string) => [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 const frameMeta = (html: string) => /<meta name="reelgate-frame" content="([^"]*)">/.exec(html)?.[1] ?? null;
 
-describe('issue 22 item 4: any website can read a visitor\'s geo decision through the embed pages', () => {
+describe('no website can read a visitor\'s geo decision through the embed pages', () => {
   it('sends an embed page, allowed or refused, with no CORS header: a page on another origin cannot read it', async () => {
     const { id } = await europeMedia();
     for (const origin of [HOSTILE_ORIGIN, config.allowed_origins[0]!]) {
@@ -208,7 +209,7 @@ describe('issue 22 item 4: any website can read a visitor\'s geo decision throug
   });
 });
 
-describe('issue 22 item 5: `javascript:` links are rendered', () => {
+describe('`javascript:` links are never rendered', () => {
   it('lists only absolute http(s) URLs as links', () => {
     for (const bad of [JS_LINK, ' javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'java\tscript:alert(1)', 'java\nscript:x',
       'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', 'file:///etc/passwd', '//evil.example/x', '/watch/1',
@@ -294,7 +295,7 @@ describe('issue 22 item 5: `javascript:` links are rendered', () => {
   });
 });
 
-describe('issue 22 item 7: the Host header is reflected into cacheable oEmbed and embed URLs', () => {
+describe('the Host header is never reflected into cacheable oEmbed and embed URLs', () => {
   const PUBLIC = 'https://video.example';
   const withPublicOrigin = { REELGATE_CONFIG: JSON.stringify({ ...JSON.parse(env.REELGATE_CONFIG), public_origin: PUBLIC }) };
 

@@ -1,7 +1,7 @@
-// Feeds of every playlist type resolved from the rules where the platform keeps them (worker/README.md, "What the worker reads
-// from the platform"): a manual playlist's order, a dynamic one's tag and custom-parameter filters (include and
-// exclude, any and all), its sort and limit, pinned media and recency. Each playlist is made in the sandbox as an
-// editor would make it, then read through the worker.
+// Feeds of every playlist type resolved from the rules where the platform keeps them (worker/docs/public-api.md, "What
+// the worker reads from the platform"): a manual playlist's order, a dynamic one's tag and custom-parameter filters
+// (include and exclude, any and all), its sort and limit, pinned media and recency. Each playlist is made in the
+// sandbox as an editor would make it, then read through the worker.
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse } from '../../worker/contract/public-api.ts';

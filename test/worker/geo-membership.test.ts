@@ -1,4 +1,4 @@
-// Bypass 2 of issue 10, "a playlist's policy guards only that playlist's feed": a media is bound by the policy of every
+// A playlist's policy guards more than that playlist's feed: a media is bound by the policy of every
 // configured playlist that lists it, on every route that can reveal it (its JSON, every other feed and variant, a
 // recommendations seed, its bytes), and a refused visitor learns nothing of it. The test configuration binds the
 // northwind site's dynamic playlist ("everything tagged food") to gb-only: Manchester is allowed, Berlin is not.
@@ -38,7 +38,7 @@ beforeEach(async () => {
   await faults({});
 });
 
-describe('bypass 2: a playlist\'s policy guards only that playlist\'s feed', () => {
+describe('a playlist\'s policy guards its members beyond that playlist\'s feed', () => {
   it('a member of a bound playlist is refused as media to a visitor that playlist\'s policy refuses', async () => {
     const { ids } = await gbOnlyMembers();
     const member = [...ids][0]!;

@@ -1,4 +1,4 @@
-// Issue 22, item 2: "Geo verdicts are shared by a whole IPv6 /64." The Geo API's answer was cached per /64, so a VPN
+// Geo verdicts were shared by a whole IPv6 /64: the Geo API's answer was cached per /64, so a VPN
 // address inherited a clean neighbour's verdict and the reverse. Now each address keeps its own answer, and what one /64
 // may spend is bounded instead: at most `budget.geo_lookups_per_network` new addresses of it are looked up per
 // `budget.geo_network_window_seconds` (counted by the budget object for every isolate); beyond that the policy's
@@ -36,7 +36,7 @@ async function europeVideo(): Promise<string> {
 
 beforeEach(() => resetWorld());
 
-describe('geo verdicts are shared by a whole IPv6 /64 (issue 22, item 2)', () => {
+describe('geo verdicts are per address, not shared by a whole IPv6 /64', () => {
   describe('two addresses of one /64 with different proxy classes get their own verdicts', () => {
     for (const order of [[GERMAN, US_VPN], [US_VPN, GERMAN]]) {
       it(`located in the order ${order.join(', then ')}`, async () => {

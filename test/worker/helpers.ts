@@ -140,8 +140,9 @@ export async function boundPlaylists(site: string, except: readonly string[] = [
 }
 
 /**
- * Media of `site` under some policy: its own, or a bound playlist's (worker/README.md, "What binds a media"): a manual
- * playlist's whole list, a filtered one's pinned media and every media its rules select, as the platform keeps them.
+ * Media of `site` under some policy: its own, or a bound playlist's (worker/docs/geo-and-playback.md, "What binds a
+ * media"): a manual playlist's whole list, a filtered one's pinned media and every media its rules select, as the
+ * platform keeps them.
  */
 export async function boundMediaIds(site: string): Promise<Set<string>> {
   const bound = new Set(Object.keys(config.sites[site]!.media ?? {}));

@@ -1,4 +1,4 @@
-// Issue 13's hot path: what a cache HIT no longer redoes must still come out as before. A feed of a site that binds
+// The hot path: what a cache HIT no longer redoes must still come out as before. A feed of a site that binds
 // nothing is rendered once and sent again (worker/cache/rendered.ts) only while its entry, the configuration and the
 // published subset are unchanged; /api/geo's ETag comes from its cache entry. The test configuration binds policies on
 // every site, so the unbound site here is the worker called with a configuration of its own.
@@ -149,7 +149,7 @@ describe('/api/geo', () => {
   });
 });
 
-// Issue 28: a visitor's location can change only once its entry is past its fresh window (no purge names geo keys), so
+// A visitor's location can change only once its entry is past its fresh window (no purge names geo keys), so
 // an isolate holds it in memory until then; catalog entries, which purges name, are still asked of KV again every
 // `cache.memory_ms`, so a purge elsewhere reaches this isolate as soon as before.
 describe('what a HIT reads from KV', () => {

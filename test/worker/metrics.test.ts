@@ -1,4 +1,4 @@
-// Issue 26: what the worker records about itself. The figures `/admin/metrics` shows must be the traffic the test sent
+// What the worker records about itself. The figures `/admin/metrics` shows must be the traffic the test sent
 // (counted here, and for upstream calls by the sandbox itself), they must outlive the isolate that counted them once
 // flushed, the store must stay bounded after a day of traffic, and the OpenMetrics text must parse with a real parser.
 import { applyD1Migrations, createExecutionContext, env, runInDurableObject, SELF, waitOnExecutionContext } from 'cloudflare:test';

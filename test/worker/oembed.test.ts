@@ -1,5 +1,5 @@
-// Embedding without scripts (issue 14, item 6): the iframe embed pages and /oembed, against the sandbox. The same
-// policies as the API decide both, and a refused visitor learns nothing (worker/README.md, "Embedding without scripts").
+// Embedding without scripts: the iframe embed pages and /oembed, against the sandbox. The same
+// policies as the API decide both, and a refused visitor learns nothing (worker/docs/embedding-without-scripts.md).
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FRAME_SCRIPT, FRAME_SCRIPT_HASH } from '../../worker/embed/frame-script.ts';

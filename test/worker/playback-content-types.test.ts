@@ -1,10 +1,10 @@
-// Issue 22, item 1: "Playback URLs serve any content type on the worker's own origin (stored XSS)". A gateway key with
+// Playback URLs must not serve just any content type on the worker's own origin (stored XSS). A gateway key with
 // write access makes an `external` media whose source is an HLS master in a folder it controls (the sandbox's
 // /cdn/hostile/, demo/sandbox/hostile-folder.ts): beside a real playlist and segment it holds a web page, a script, an
 // SVG with a script, a page named like a video and one named like a playlist. Through its playback URL an allowed
 // visitor gets the media files, and none of the rest: a file whose type is not what its URL is for is refused
 // (502 `playback_unsupported_type`, the v2 error body), and every playback answer, refusals included, carries
-// `nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`. The browser half of this item, where Chromium
+// `nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`. The browser half of these checks, where Chromium
 // loads the page and no script runs, is test/components/integration/playback-content-types.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MediaResponse } from '../../worker/contract/public-api.ts';
@@ -59,7 +59,7 @@ beforeEach(async () => {
   await resetGateway();
 });
 
-describe('issue 22, item 1: playback URLs serve any content type on the worker\'s own origin (stored XSS)', () => {
+describe('playback URLs serve no page or script on the worker\'s own origin (stored XSS)', () => {
   it('an attacker\'s HLS folder: the playlist, segment, captions and key pass, guarded; page, script, SVG, CSS and JSON are refused', async () => {
     const media = await hostileMedia('master.m3u8', HLS);
     expect(media.sources.map((s) => s.type)).toEqual([HLS]);

@@ -1,4 +1,4 @@
-// Issue 22, item 3: "The HLS rewriter lets some absolute URLs through". `URI=http://host/…` unquoted, `URI = "…"`
+// The HLS rewriter once let some absolute URLs through: `URI=http://host/…` unquoted, `URI = "…"`
 // and lines separated by a lone CR came back with the upstream URL unchanged, and a 44 MB upstream playlist was
 // buffered whole and answered as 266 MB. The rewriter (worker/playback/hls.ts) reads playlists as players do and
 // either rewrites every URI to a playback URL or refuses the playlist (502 upstream_unavailable); it reads at most
@@ -30,7 +30,7 @@ function safeRewrite(text: string): string {
   return out;
 }
 
-describe('issue 22, item 3: the HLS rewriter lets no absolute URL through', () => {
+describe('the HLS rewriter lets no absolute URL through', () => {
   it('the reported bypasses are refused: an unquoted URI, spaces around "=", lines separated by a lone CR', () => {
     refused(`#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=${EVIL}\n#EXTINF:6.0,\nseg-0.ts\n`);
     refused(`#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI = "${EVIL}"\n#EXTINF:6.0,\nseg-0.ts\n`);
@@ -238,7 +238,7 @@ async function hostileMedia(path: string): Promise<string> {
   return source!.url;
 }
 
-describe('issue 22, item 3, through the worker: hostile upstream playlists are refused with 502, never passed on', () => {
+describe('through the worker: hostile upstream playlists are refused with 502, never passed on', () => {
   beforeEach(async () => {
     await resetWorld();
   });

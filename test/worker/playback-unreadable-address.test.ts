@@ -1,4 +1,4 @@
-// Issue 22, item 6: "An unreadable caller address mints an unbound playback URL". With `playback.bind_network` on (the
+// An unreadable caller address must not mint an unbound playback URL. With `playback.bind_network` on (the
 // default) a playback URL must carry the network it was handed to; a caller whose address cannot be read
 // (`cf-connecting-ip: not-an-ip`, none at all) under a policy whose `unknown` rule allows used to get URLs with no
 // binding, which replay from anywhere. Now no URL is minted for them: 403 `address_unreadable` (the v2 error body),
@@ -59,7 +59,7 @@ beforeEach(async () => {
   await resetWorld();
 });
 
-describe('issue 22, item 6: an unreadable caller address mints an unbound playback URL', () => {
+describe('an unreadable caller address mints no unbound playback URL', () => {
   it('the media answer refuses to mint, in production mode: 403 address_unreadable, no playback URL', async () => {
     for (const [what, headers] of UNREADABLE) {
       await expectNoUrl(await direct(`/api/sites/${SITE}/media/${MEDIA}`, headers, { DEV_MODE: 'false' }), what);

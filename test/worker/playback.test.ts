@@ -1,4 +1,4 @@
-// Bypass 3 of issue 10, "the bytes are not gated at all": media bytes obey the same policies as the JSON. Content
+// The bytes are gated, not only the JSON: media bytes obey the same policies as the JSON. Content
 // under a policy is handed out only as the worker's own playback URLs; every byte request is checked again (signature,
 // expiry, the caller's location against the policies now, the network it was handed to, the file it opens). Against
 // the real worker and the sandbox's CDN (/videos/, /manifests/, /tracks/, ...).
@@ -77,7 +77,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('bypass 3: the bytes are not gated at all', () => {
+describe('the bytes are gated like the JSON', () => {
   it('a gated media answer names no upstream delivery URL: sources, HLS, tracks and poster are playback URLs', async () => {
     const response = await api(`/api/sites/${EUROPE_SITE}/media/${(await gatedMedia()).id}`, { ip: IP.berlin });
     expect(response.headers.get('cache-control')).toBe('private, no-store');
@@ -242,7 +242,7 @@ describe('bypass 3: the bytes are not gated at all', () => {
     }
   });
 
-  it('issue 22 item 7: x-reelgate-dev-now never re-opens an expired URL (only a time later than the clock counts)', async () => {
+  it('x-reelgate-dev-now never re-opens an expired URL (only a time later than the clock counts)', async () => {
     const media = await gatedMedia();
     const issued = String(Math.floor(Date.now() / 1000));
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -1,4 +1,4 @@
-// Issue 27, item 2: a publisher's server renders a page for a visitor (reelgate/server) and asks the public API on the
+// A publisher's server renders a page for a visitor (reelgate/server) and asks the public API on the
 // visitor's behalf. The worker takes the visitor's address from `x-reelgate-visitor-ip` only from a caller holding the
 // render token (`Authorization: Bearer <RENDER_TOKEN>`; worker/http/visitor.ts): then the geo policies, the playback
 // URLs' network and the abuse limit are the visitor's, never the server's (its `cf-connecting-ip`, its `request.cf`).
@@ -44,7 +44,7 @@ beforeEach(async () => {
   await resetWorld();
 });
 
-describe('issue 27: a render server names the visitor with the render token', () => {
+describe('a render server names the visitor with the render token', () => {
   it('the gate decides for the visitor named, not for the server: New York refused, Berlin allowed', async () => {
     const refused = await gate(await asServer('/api/gate/europe', NEW_YORK));
     expect(refused).toMatchObject({ allowed: false, country: 'US' });

@@ -136,7 +136,7 @@ describe('security headers', () => {
     }
   });
 
-  // JSON answers are built with the front door's headers already in them (http/respond.ts, issue 28); they must carry
+  // JSON answers are built with the front door's headers already in them (http/respond.ts); they must carry
   // exactly what the front door gives any other answer at that path: the same security headers, Vary once, the same
   // CORS for the same Origin, over http and https, for GET, HEAD and a revalidation.
   it('are the same on a prebuilt JSON answer as on any other answer at its path', async () => {

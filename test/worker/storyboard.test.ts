@@ -1,4 +1,4 @@
-// Issue 23: the preview-thumbnail storyboard. The media answer lists the platform's storyboard
+// The preview-thumbnail storyboard. The media answer lists the platform's storyboard
 // (`<delivery>/strips/<media_id>-120.vtt`) as a track of kind `thumbnails`, for video only, at no upstream call. Under a
 // policy it is a playback URL like every other file, and its VTT is served rewritten: each image a cue names becomes a
 // playback URL for that one image (an image type only), the `#xywh=` fragment kept; a reference outside the media's

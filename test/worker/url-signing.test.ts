@@ -1,4 +1,4 @@
-// Sealed origin (worker/signing/, worker/README.md "Sealed origin"): on the sandbox's signing site, whose delivery host
+// Sealed origin (worker/signing/, worker/docs/sealed-origin.md): on the sandbox's signing site, whose delivery host
 // refuses unsigned, altered and expired URLs, the worker signs every platform URL it hands out about content under no
 // policy and every byte fetch of content under one; nothing of the platform's opens without a signature only the
 // worker can make; and the secret never leaves it.

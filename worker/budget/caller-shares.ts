@@ -11,7 +11,7 @@
  * with when it is due. A key that paces on its headers never waits. So:
  *
  * - `remaining` is the whole tokens the key holds: its next `remaining` calls find their token at once (unless the
- *   platform itself asks us to pause, see worker/README.md).
+ *   platform itself asks us to pause, see worker/docs/gateway.md, "Lanes and your share of the budget").
  * - `reset` (seconds) bounds when the key holds one more call (0 when its account is full): the gateway's reserve
  *   refills at `gateway_floor × rate` whatever the visitors do, and hand-outs go round the keys in turn, so the bound
  *   holds under any flood of visitors and however other keys behave (a key that arrives later goes behind it).

@@ -3,7 +3,7 @@
  * the rules from the typed answer's `metadata` (a manual playlist's ordered ids in `media_filter.include.values`; a
  * filtered playlist's `tag_filter`, `custom_param_filter`, `pinning`, `recency` and `media_filter`). Whatever cannot be
  * read is refused with `playlist_rules_unreadable` (502), never guessed: a playlist whose members are unknown must bind
- * nothing as "unbound" (worker/README.md, "What the worker reads from the platform").
+ * nothing as "unbound" (worker/docs/public-api.md, "What the worker reads from the platform").
  */
 import { ApiError } from '../http/errors.ts';
 import { readPlaylistType } from '../contract/path-segments.ts';

@@ -1,11 +1,12 @@
 /**
  * What a page on another site could still learn of a visitor's geo decision from an embed page or `/oembed` without
  * reading either (no CORS: cors.ts): whether its load succeeded. A page loads the URL as a subresource (`<object>`,
- * `<link rel="prefetch">`, …) and watches `load` against `error`: 200 for an allowed visitor, 451 for a refused one
- * (issue 22, item 4). Browsers say how a request was made (Fetch Metadata, `Sec-Fetch-*`), so such loads get one
- * answer whatever the decision, before it is made: an embed page only to a frame or a navigation, `/oembed` (made for
- * a CMS's server, which sends no such header) only to its own origin's pages, a navigation, or no browser at all.
- * A browser that sends no Fetch Metadata (Safari before 16.4) is answered as a server: worker/README.md, "Geo-bound playback", threat model.
+ * `<link rel="prefetch">`, …) and watches `load` against `error`: 200 for an allowed visitor, 451 for a refused one.
+ * Browsers say how a request was made (Fetch Metadata, `Sec-Fetch-*`), so such loads get one answer whatever the
+ * decision, before it is made: an embed page only to a frame or a navigation, `/oembed` (made for a CMS's server, which
+ * sends no such header) only to its own origin's pages, a navigation, or no browser at all. A browser that sends no
+ * Fetch Metadata (Safari before 16.4) is answered as a server: worker/docs/geo-and-playback.md, "Geo-bound playback",
+ * threat model.
  */
 import { ApiError } from '../http/errors.ts';
 

@@ -10,7 +10,7 @@
  * parent sets) and the root font size (the viewer's setting), read from the page's `reelgate-frame` meta. A refused
  * visitor's page carries the same meta as an allowed one's, so both post the same heights at the same moments (once
  * at start, again only when the width or font size changes): a parent on any origin learns nothing of the geo
- * decision from them (issue 22, item 4). What does not fit scrolls inside the frame.
+ * decision from them. What does not fit scrolls inside the frame.
  *
  * `resizeSnippet(origin)` is what a parent page adds (the oEmbed `html` carries it after the iframe): it sets the
  * height of the iframe that sent the message, trusting only messages from the worker's origin.

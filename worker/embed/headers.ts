@@ -1,8 +1,8 @@
 /**
  * The iframe embeds' own security headers: the demo page's CSP (http/security-headers.ts), plus the page's one inline
  * script (by hash) and inline style, and framable by any page, since an embed is made to be pasted anywhere. What a
- * visitor may see is decided by the geo policies for that visitor, never by the page that frames it (worker/README.md,
- * "Embedding without scripts"). Set on every embed page, refusals included; the front door keeps them.
+ * visitor may see is decided by the geo policies for that visitor, never by the page that frames it
+ * (worker/docs/embedding-without-scripts.md). Set on every embed page, refusals included; the front door keeps them.
  */
 import { PAGE_CSP } from '../http/security-headers.ts';
 import { FRAME_SCRIPT_HASH } from './frame-script.ts';

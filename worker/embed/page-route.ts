@@ -1,10 +1,11 @@
 /**
- * GET /embed/:site/media/:media and /embed/:site/playlists/:playlist — the iframe embeds (worker/README.md,
- * "Embedding without scripts"): small HTML pages that any site may frame, rendering the existing elements from the worker's versioned
- * bundle. The same policies as the API decide, on the server, before anything of the content is read: a refused
- * visitor gets a short 451 page that names nothing of it. Every other failure is a short page too, with its status
- * (an iframe shows HTML, not the API's JSON). Query: `player` (a player id whose `setup_config` applies); with DEV_MODE
- * on, `dev_ip` stands in for the visitor's address (as on playback URLs), for this page and its elements' calls.
+ * GET /embed/:site/media/:media and /embed/:site/playlists/:playlist — the iframe embeds
+ * (worker/docs/embedding-without-scripts.md): small HTML pages that any site may frame, rendering the existing elements
+ * from the worker's versioned bundle. The same policies as the API decide, on the server, before anything of the
+ * content is read: a refused visitor gets a short 451 page that names nothing of it. Every other failure is a short
+ * page too, with its status (an iframe shows HTML, not the API's JSON). Query: `player` (a player id whose
+ * `setup_config` applies); with DEV_MODE on, `dev_ip` stands in for the visitor's address (as on playback URLs), for
+ * this page and its elements' calls.
  */
 import type { RequestContext } from '../http/context.ts';
 import { enforceVisitorLimit } from '../http/abuse-limit.ts';

@@ -2,7 +2,7 @@
  * Which URLs are this worker's embeds, and how they are spelt. An embed page is `/embed/<site>/media/<id>` (a player)
  * or `/embed/<site>/playlists/<id>` (a shelf with a player above it), optionally with `?player=<id>` for a player
  * configuration's `setup_config`. `/oembed` answers for exactly these URLs on this worker's own host, or its configured
- * `public_origin`'s (worker/README.md, "Embedding without scripts").
+ * `public_origin`'s (worker/docs/embedding-without-scripts.md).
  */
 import { invalidRequest } from '../http/errors.ts';
 import { RESOURCE_ID, SITE_ID } from '../config.ts';

@@ -2,7 +2,7 @@
  * CORS: the API answers browsers of configured origins only (echoing the origin, with `Vary: Origin`); the embed
  * script and its files (`/embed/<file>`) may load on any page. The iframe embed pages (`/embed/<site>/…`) get no CORS
  * at all: a page is framed, never fetched, and a page on another origin must not read which answer (the content's
- * title, or the 451 refusal) its visitor got (issue 22, item 4). Preflights and calls from other origins are refused in
+ * title, or the 451 refusal) its visitor got. Preflights and calls from other origins are refused in
  * the v2 error format, naming the origin (`allowed_origins` takes patterns: origin-patterns.ts).
  */
 import type { Config } from '../config.ts';

@@ -67,7 +67,7 @@ const MAX_PREBUILT = 512;
  * A 200 answer's headers that are the same for every request answered from one entry: its Cache-Control and ETag,
  * its type, and what the front door would add to it (`Vary: Origin` on the API, the security headers of a data
  * answer, HSTS over https). Built once and copied into each answer in one step, instead of set one by one on every
- * answer (issue 28: a header set is a call into the runtime, and a HIT carries fourteen). Bounded, oldest out first.
+ * answer (a header set is a call into the runtime, and a HIT carries fourteen). Bounded, oldest out first.
  */
 const prebuilt = new BoundedMap<string, Headers>(MAX_PREBUILT);
 

@@ -1,6 +1,7 @@
 /**
  * Every figure the worker records about itself, with its labels and what it means. One table serves the recorder (the
- * label order of a series), the metrics object (its caps), `/admin/metrics` (JSON and OpenMetrics) and the README.
+ * label order of a series), the metrics object (its caps), `/admin/metrics` (JSON and OpenMetrics) and
+ * worker/docs/operating.md, "Metrics".
  * Counters all: each is a count per minute, summed into a total since the store began.
  */
 export const METRICS = {

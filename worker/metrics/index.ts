@@ -1,5 +1,5 @@
 /**
- * What the worker records about itself (issue 26): `count` anywhere (no I/O), `flushSoon` after an answer, the store
+ * What the worker records about itself: `count` anywhere (no I/O), `flushSoon` after an answer, the store
  * (`MetricsObject`), and the views `/admin/metrics` serves (JSON for the console, OpenMetrics for a scraper).
  */
 export { METRICS, METRIC_NAMES, type LabelsOf, type MetricName } from './catalog.ts';

@@ -87,7 +87,7 @@ export class MetricsObject extends DurableObject<Env> {
       'SELECT metric, labels, total, created FROM series ORDER BY id').toArray();
   }
 
-  /** How much the store holds (the tests' bound, and the README's). */
+  /** How much the store holds (the tests' bound, and the one worker/docs/operating.md, "Metrics", states). */
   usage(): StoreUsage {
     const points = this.sql.exec<{ n: number; oldest: number | null }>('SELECT COUNT(*) AS n, MIN(minute) AS oldest FROM points').one();
     const series = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM series').one();

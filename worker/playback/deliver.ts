@@ -7,7 +7,7 @@
  *
  * These bytes are served from the worker's own origin (which also serves the API and pages), but whoever can write to
  * the platform chooses them: an `external` media names any folder. So nothing passed on may be read by a browser as a
- * document or a script (issue 22, item 1). Only the kinds the token's file is for pass (`servedType`): a source is
+ * document or a script (stored XSS). Only the kinds the token's file is for pass (`servedType`): a source is
  * video, audio or an HLS playlist (rewritten, and always sent as `application/vnd.apple.mpegurl`), a file of an HLS
  * folder one of those or WebVTT, a poster or a storyboard's sprite an image, a text track WebVTT (a storyboard's VTT
  * rewritten, storyboard.ts, and never cached here: its URLs are the token's); opaque binary (keys, `.bin` sources) and DASH

@@ -24,8 +24,8 @@ Promise<Uint8Array | null> {
 
 /**
  * With `playback.bind_network` on, no playback URL is minted for a caller whose address cannot be read (absent or
- * malformed `CF-Connecting-IP`, or DEV_MODE's stand-in): such a URL would carry no binding and replay from anywhere
- * (issue 22, item 6). 403 `address_unreadable`.
+ * malformed `CF-Connecting-IP`, or DEV_MODE's stand-in): such a URL would carry no binding and replay from anywhere.
+ * 403 `address_unreadable`.
  */
 export const addressUnreadable = () => new ApiError(403, 'address_unreadable',
   'Your network address could not be read, so no playback URL can be issued for this content.');

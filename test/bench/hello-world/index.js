@@ -7,7 +7,7 @@
 // "true", else `CF-Connecting-IP`), keys it by an HMAC-SHA-256 under ADDRESS_SALT (made once per visitor per isolate
 // and remembered after, as reelgate remembers it; the first 20 bytes in hex, as reelgate's key), and calls
 // `VISITOR_LIMIT.limit({ key })`, answering 429 when the limit says no. So the baseline pays the same platform call a
-// HIT pays. Without the binding (`wrangler dev` with this folder's wrangler.toml, the rows kept from before issue 28)
+// HIT pays. Without the binding (`wrangler dev` with this folder's wrangler.toml, the rows kept from earlier runs)
 // it only answers, as it always did. It does not parse the address into a network (an IPv6 /64) as reelgate does:
 // the bench's visitors are one address per network, so the keys count the same; the parse is a few microseconds.
 //

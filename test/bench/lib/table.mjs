@@ -1,4 +1,4 @@
-// The one table `npm run bench` prints (Markdown, so the README can hold it as it is).
+// The one table `npm run bench` prints (Markdown, so test/bench/README.md can hold it as it is).
 const n = (value) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
 const statuses = (mix) => Object.entries(mix ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([s, c]) => `${s}×${n(c)}`).join(' ');
 const kb = (bytes) => `${n(bytes)} B (${(bytes / 1024).toFixed(1)} KiB)`;
@@ -92,7 +92,7 @@ export function table(results) {
 }
 
 /**
- * Section 1's rows: on direct workerd sockets (issue 28: the figures the goal is judged on), then, labelled, the same
+ * Section 1's rows: on direct workerd sockets (the figures the goal is judged on), then, labelled, the same
  * cases under `wrangler dev` as in earlier runs. Reads the results of earlier runs too (`edge_overhead` in the old shape).
  */
 export function edgeRows(results) {

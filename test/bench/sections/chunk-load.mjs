@@ -1,4 +1,4 @@
-// Section 3, the player's chunks (issue 23): what `npm run build` wrote beside the embed (dist/reelgate-kit.<hash>.js,
+// Section 3, the player's chunks: what `npm run build` wrote beside the embed (dist/reelgate-kit.<hash>.js,
 // the playback kit every page with a player loads with its first media; dist/reelgate-hls.<hash>.js, hls.js, loaded
 // only by a player that plays HLS through MSE), their weight (min, gzip, brotli), and how long a page takes to load
 // and run each one with a dynamic import() in Chromium: at loopback speed (parse and evaluation alone) and under the

@@ -1,4 +1,4 @@
-// Section 1: what the cached paths cost at the edge, next to a Worker that does nothing (issue 28: the same conditions
+// Section 1: what the cached paths cost at the edge, next to a Worker that does nothing (the same conditions
 // for both sides). Measured on direct workerd sockets (lib/direct.mjs, as sections 6 to 8), each Worker in a workerd
 // process of its own, no dev proxy in front (as in production):
 //
@@ -38,7 +38,7 @@ const ROUNDS = Number(process.env.BENCH_EDGE_ROUNDS ?? 7);
 const FIXED_RATE = Number(process.env.BENCH_EDGE_RATE ?? 500);
 const FIXED_ROUNDS = Number(process.env.BENCH_EDGE_FIXED_ROUNDS ?? 3);
 export const EDGE_DEV = process.env.BENCH_EDGE_DEV !== '0';
-/** Issue 28's goal, on the direct sockets: rate ≥ 0.9× hello-world's, p99 at the fixed load ≤ 1.5× hello-world's. */
+/** The goal, on the direct sockets: rate ≥ 0.9× hello-world's, p99 at the fixed load ≤ 1.5× hello-world's. */
 const GOAL = { requests_per_second_ratio: 0.9, fixed_load_p99_ratio: 1.5 };
 /** The abuse limit (wrangler.toml `[[ratelimits]]`): requests a minute per visitor, counted in clock minutes. */
 const LIMIT_PER_MINUTE = 120;
@@ -94,7 +94,7 @@ async function storeReplay(worker, hello, feedPath, visitor) {
   return { body_bytes: Buffer.byteLength(body), header_count: headers.length };
 }
 
-// ---- under `wrangler dev` (the method before issue 28) ----
+// ---- under `wrangler dev` (the method of the earlier runs) ----
 
 async function devMeasure(name, origin, path, seconds, nextHeaders, pid) {
   await load({ origin, path, nextHeaders, connections: CONNECTIONS, durationSeconds: 1 }); // warm-up, not recorded

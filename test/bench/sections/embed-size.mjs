@@ -1,6 +1,6 @@
 // Section 3: the embed bundle's weight. dist/reelgate.js as `npm run build` wrote it (raw = its bytes, already
 // minified), the same entry built without minifying (what minifying saves), gzip and brotli at their highest levels,
-// against the 20 KB min+gzip budget and issue 13's 16 KB goal; Lit's share, measured by building the same entry with
+// against the 20 KB min+gzip budget and the 16 KB goal; Lit's share, measured by building the same entry with
 // Lit left out; and what each element costs:
 //   alone     a bundle of that element's module only (Lit and the shared code it uses inside), min+gzip: what a page
 //             using only that element would load if it were shipped on its own;
@@ -19,9 +19,9 @@ import { chunkFiles } from './chunk-load.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const BUDGET_MIN_GZIP_BYTES = 20 * 1024;
-/** Issue 13: "Embed ≤ 16 KB min+gzip with every feature kept". */
+/** The goal: the embed ≤ 16 KB min+gzip with every feature kept. */
 export const GOAL_MIN_GZIP_BYTES = 16 * 1024;
-/** Lit itself: the packages `lit` re-exports, and the task controller the elements used before issue 13. */
+/** Lit itself: the packages `lit` re-exports, and the task controller the elements once used. */
 const LIT_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', '@lit/task'];
 const LIT_SPECIFIER = /^(?:lit|lit-html|lit-element|@lit\/[^/]+)(?:\/|$)/;
 /** The elements, each registered by `components/<tag>/define.ts` (the class is in `<tag>.ts`). */

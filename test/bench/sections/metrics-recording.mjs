@@ -1,5 +1,5 @@
-// Section 8: what recording metrics costs a cached answer (issue 26: "the cached feed's rate with recording on against
-// recording off, in the same run (ratio ≥ 0.97)"). The worker counts every answer in its isolate (worker/metrics/:
+// Section 8: what recording metrics costs a cached answer (the goal: the cached feed's rate with recording on against
+// recording off, in the same run, at a ratio ≥ 0.97). The worker counts every answer in its isolate (worker/metrics/:
 // `count` is a map update, no I/O) and sends the tally to the `MetricsObject` Durable Object every
 // `metrics.flush_seconds` (10 as shipped) in the background; `metrics: { record: false }` turns all of it off.
 //
@@ -26,7 +26,7 @@ const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 16);
 const VISITORS_PER_RUN = 500;
 /** Past section 1's IPv4 visitors: every run's visitors are IPv6 /64s, one address shape for all. */
 const FIRST_VISITOR = 400;
-/** The issue's goal: the cached feed's rate with recording on at least this share of its rate with it off. */
+/** The goal: the cached feed's rate with recording on at least this share of its rate with it off. */
 const GOAL_RATIO = 0.97;
 /** The admin token of this section's stack only (it reads each instance's own counts at the end). */
 const ADMIN_TOKEN = 'bench-metrics-admin-token';

@@ -1,4 +1,4 @@
-// Section 7: what URL signing costs per answer (issue 25, "Sealed origin"). The sandbox's signing site enforces URL
+// Section 7: what URL signing costs per answer (worker/docs/sealed-origin.md). The sandbox's signing site enforces URL
 // token signing, and the worker signs every platform URL of its answers about content under no policy
 // (worker/signing/). Measured in one run, like with like, on cached (HIT) answers:
 //
