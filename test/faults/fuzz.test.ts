@@ -19,7 +19,7 @@ import worker from '../../worker/index.ts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PATH_LENGTH, V2_ROUTES } from '../../worker/gateway/v2-routes.ts';
-import { V1_ROUTES } from '../../worker/upstream/v1-migration.ts';
+import { V1_ROUTES } from '../../worker/gateway/v1/v1-migration.ts';
 import { PLAYLIST_TYPES } from '../../worker/contract/v2-types.ts';
 import corpus from './fuzz-corpus.json';
 import { echoPath, escapingUrls } from '../worker/playlist-oracle.ts';

@@ -8,8 +8,7 @@ export { paginate, DEFAULT_MAX_PAGES, type PaginateOptions } from './paginate.ts
 export { mergeCustomParams, updateCustomParams, type CustomParamChanges } from './custom-params.ts';
 export { DEFAULT_TIMEOUT_MS, type CallOptions, type Transport } from './transport.ts';
 export { pathSegment, isPlaylistType } from '../contract/path-segments.ts';
-export { errorItemsFromBody, synthesizedError } from './error-body.ts';
-export * from './v1-migration.ts';
+export { camelToSnake, errorItemsFromBody, synthesizedError } from './error-body.ts';
 export { GeoClient, type GeoClientOptions } from './geo-client.ts';
 export { normaliseGeo, normaliseProxy } from './geo-normalise.ts';
 export { isoCountry, ISO_ALPHA2_COUNTRIES } from './iso-countries.ts';

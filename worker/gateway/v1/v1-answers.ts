@@ -7,7 +7,7 @@ import { tracksOf } from '../../catalog/index.ts';
 import {
   mapV2ErrorToV1, toV1Channel, toV1Conversion, toV1Player, toV1Track, toV1Video,
   type V1ErrorBody,
-} from '../../upstream/index.ts';
+} from './v1-migration.ts';
 import type {
   Media, MediaList, MediaRendition, MediaRenditionList, Original, OriginalList, PageInfo, Player, PlayerList, Playlist,
   PlaylistList, PlaylistType, TextTrack, TextTrackList, Thumbnail, UsageFigures, UsageResult, V2ErrorItem,

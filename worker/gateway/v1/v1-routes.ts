@@ -11,7 +11,8 @@
 import type { Env } from '../../env.ts';
 import { ApiError, type ErrorShape } from '../../http/errors.ts';
 import { noStoreJson } from '../../http/respond.ts';
-import { errorItemsFromBody, InvalidArgumentError, mapV1Route, V1_ROUTES, v1DateToIso } from '../../upstream/index.ts';
+import { errorItemsFromBody, InvalidArgumentError } from '../../upstream/index.ts';
+import { mapV1Route, V1_ROUTES, v1DateToIso } from './v1-migration.ts';
 import { readPlaylistType } from '../../contract/path-segments.ts';
 import { MAX_PAGE_LENGTH, RATE_LIMIT_HEADER, RATE_REMAINING_HEADER } from '../../contract/v2-types.ts';
 import { ALL_SITES, type AccessKey } from '../access-keys.ts';

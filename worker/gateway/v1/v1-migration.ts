@@ -2,17 +2,16 @@
  * v1 → v2 migration helpers, following the spec's Versioning section: route replacements (with a reason where v2 has
  * none), field renames, `custom.<name>` parameters → a complete `custom_params` object, top-level player options →
  * `setup_config`, the v1 `{code, message}` error ↔ v2 `errors[]`, and the reverse direction (v2 resources → v1-shaped
- * objects) for a v1 compatibility layer.
+ * objects). The gateway's v1 compatibility layer (v1-routes.ts) is its one user.
  */
-import { mergeCustomParams, type CustomParamChanges } from './custom-params.ts';
-import { camelToSnake } from './error-body.ts';
-import { InvalidArgumentError } from './errors.ts';
-import { pathSegment, playlistTypeSegment, readPlaylistType } from '../contract/path-segments.ts';
-import type { HttpMethod } from './v2-client.ts';
+import { pathSegment, playlistTypeSegment, readPlaylistType } from '../../contract/path-segments.ts';
 import type {
   CustomParams, Media, MediaCreateBody, MediaMetadata, MediaRendition, MediaUpdateBody, Original, Player,
   PlayerMetadata, Playlist, TextTrack, V2ErrorBody, V2ErrorItem,
-} from '../contract/v2-types.ts';
+} from '../../contract/v2-types.ts';
+import {
+  camelToSnake, InvalidArgumentError, mergeCustomParams, type CustomParamChanges, type HttpMethod,
+} from '../../upstream/index.ts';
 
 // ------------------------------------------------------------------------------------------------------------ routes
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  InvalidArgumentError, mapV1Conversion, mapV1Error, mapV1MediaCreateFields, mapV1MediaFields, mapV1PlayerOptions,
+  mapV1Conversion, mapV1Error, mapV1MediaCreateFields, mapV1MediaFields, mapV1PlayerOptions,
   mapV1Route, mapV1TrackLink, mapV2ErrorToV1, renameV1MediaField, toV1Channel, toV1Conversion, toV1Player, toV1Track,
   toV1Video, V1_RESOURCE_RENAMES,
-  type Media, type MediaRendition, type Original, type Player, type Playlist, type TextTrack,
+} from '../../worker/gateway/v1/v1-migration.ts';
+import {
+  InvalidArgumentError, type Media, type MediaRendition, type Original, type Player, type Playlist, type TextTrack,
 } from '../../worker/upstream/index.ts';
 
 describe('mapV1Route: the spec\'s replacement table, row by row', () => {
