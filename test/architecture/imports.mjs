@@ -180,8 +180,9 @@ for (const waiver of waivers) {
 
 // Layering: who may import whom, on direct imports. The worker's layers, bottom up, each importing only layers below
 // it (and its own folder):
-//   contract/ (the public API's types, shipped to the elements: it imports nothing else) · upstream/ (the platform's
-//   typed clients) · the plumbing: http/ and the root's env.ts and config.ts · budget/ (the Durable Object that meters
+//   contract/ (the public API's types, shipped to the elements: it imports nothing else) · the plumbing: http/ (a
+//   request's reading, addresses included) and the root's env.ts and config.ts · upstream/ (the platform's typed
+//   clients) · metrics/ · budget/ (the Durable Object that meters
 //   upstream calls, and its client) · cache/ · catalog/ · signing/ · delivery/ (the Delivery API's client, and the media
 //   answers made from it) · geo/ · playback/ · resources/ (the public API's resources and
 //   their pipeline) · embed/ · render/ · gateway/ · index.ts (the front door).
@@ -189,7 +190,7 @@ for (const waiver of waivers) {
 // behind it. The worker's root holds the entry, `env` and `config` only. components/ and demo/sandbox/ stand beside the
 // worker and share only its contract with it.
 const under = (dir) => (path) => path.startsWith(`${dir}/`);
-const LAYERS = ['contract', 'upstream', 'plumbing', 'metrics', 'budget', 'cache', 'catalog', 'signing', 'delivery', 'geo', 'playback', 'resources',
+const LAYERS = ['contract', 'plumbing', 'upstream', 'metrics', 'budget', 'cache', 'catalog', 'signing', 'delivery', 'geo', 'playback', 'resources',
   'embed', 'render', 'gateway', 'front door'];
 const DOMAIN_FOLDERS = ['budget', 'cache', 'catalog', 'delivery', 'embed', 'gateway', 'geo', 'metrics', 'playback', 'render', 'resources',
   'signing', 'upstream'];

@@ -7,7 +7,7 @@
  * an IPv6 /64 (`visitorNetwork`), since one subscriber holds a whole /64. Geo lookups stay per address.
  */
 import type { Env } from '../env.ts';
-import { isPublicAddress, parseIpAddress, visitorNetwork } from '../upstream/index.ts';
+import { isPublicAddress, parseIpAddress, visitorNetwork } from './ip-address.ts';
 import { ApiError } from './errors.ts';
 import { BoundedMap } from './bounded-map.ts';
 
@@ -117,7 +117,7 @@ export function callerAddress(request: Request, env: CallerEnv): string | null {
   return caller(request, env).address;
 }
 
-/** Whether the caller's address is a public one (upstream/ip-address.ts `isPublicAddress`); false when there is none. */
+/** Whether the caller's address is a public one (ip-address.ts `isPublicAddress`); false when there is none. */
 export function callerIsPublic(request: Request, env: CallerEnv): boolean {
   const known = caller(request, env);
   known.public ??= known.address !== null && isPublicAddress(known.address);

@@ -1,7 +1,7 @@
 /** The network a playback URL may be bound to: an IPv4 /24 or an IPv6 /64, kept only as a salted digest. */
 import type { Env } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
-import { visitorNetwork } from '../upstream/index.ts';
+import { visitorNetwork } from '../http/ip-address.ts';
 import { callerAddress, hashAddress } from '../http/visitor.ts';
 import { digest8 } from './token.ts';
 

@@ -5,7 +5,7 @@
 import { GeoApiError, UpstreamRequestError } from './errors.ts';
 import { normaliseGeo } from './geo-normalise.ts';
 import type { GeoLookupResponse, NormalisedGeo } from '../contract/geo-types.ts';
-import { requireIpAddress } from './ip-address.ts';
+import { requireIpAddress } from '../http/ip-address.ts';
 import { pathSegment } from '../contract/path-segments.ts';
 import { parseRetryAfter } from './rate-limit.ts';
 import {

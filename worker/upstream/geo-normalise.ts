@@ -3,7 +3,7 @@
  * where the table says strings and the reverse, the string "null", and proxy as a string or an object; whatever
  * arrives, each member comes out either valid for its meaning or null. Nothing here throws.
  */
-import { parseIpAddress } from './ip-address.ts';
+import { parseIpAddress } from '../http/ip-address.ts';
 import { isoCountry } from './iso-countries.ts';
 import {
   CONNECTION_SPEEDS, PROXY_IDENTIFICATIONS, PROXY_TYPES,

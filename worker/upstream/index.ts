@@ -14,4 +14,4 @@ export { normaliseGeo, normaliseProxy } from './geo-normalise.ts';
 export { isoCountry, ISO_ALPHA2_COUNTRIES } from './iso-countries.ts';
 export {
   parseIpAddress, requireIpAddress, isPublicAddress, visitorNetwork, InvalidIpAddressError, type ParsedIpAddress,
-} from './ip-address.ts';
+} from '../http/ip-address.ts';
