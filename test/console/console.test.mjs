@@ -347,7 +347,7 @@ describe('the operator console', () => {
 });
 
 /**
- * A session cookie as the worker signs one (worker/gateway/admin-session.ts: base64url JSON {exp, nonce}, a dot, the
+ * A session cookie as the worker signs one (worker/gateway/admin/sessions.ts: base64url JSON {exp, nonce}, a dot, the
  * base64url HMAC-SHA256 of that text under HMAC(ADMIN_TOKEN, "reelgate admin session v1")), which ended a minute ago.
  */
 async function expiredSessionCookie(adminToken) {

@@ -5,10 +5,10 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import worker from '../../worker/index.ts';
 import { getConfig } from '../../worker/config.ts';
-import { configWarnings } from '../../worker/gateway/admin-config.ts';
+import { configWarnings } from '../../worker/gateway/admin/config-view.ts';
 import {
   createSession, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_SECONDS, SignInLimiter,
-} from '../../worker/gateway/admin-session.ts';
+} from '../../worker/gateway/admin/sessions.ts';
 import { api } from '../worker/helpers.ts';
 import { ADMIN, catalog, expectError, gateway, resetGateway, SITE } from './helpers.ts';
 

@@ -2,7 +2,7 @@
 // fingerprint of idempotency, and the share figures callers see.
 import { describe, expect, it } from 'vitest';
 import { generateToken, looksLikeToken, parseNewKey, permits } from '../../worker/gateway/access-keys.ts';
-import { tokensEqual } from '../../worker/gateway/admin-auth.ts';
+import { tokensEqual } from '../../worker/gateway/admin/auth.ts';
 import { TokenBucket } from '../../worker/budget/token-bucket.ts';
 import { CallerShares } from '../../worker/budget/caller-shares.ts';
 import { canonicalJson } from '../../worker/gateway/idempotency.ts';

@@ -1,4 +1,4 @@
-// The operator's URL-signing check (`GET /admin/sites/<site>/url-signing`, worker/gateway/signing-check.ts): a secret
+// The operator's URL-signing check (`GET /admin/sites/<site>/url-signing`, worker/gateway/admin/signing-check.ts): a secret
 // is reported accepted only when the platform served every signed probe, refused when it answered one 403, and
 // unknown otherwise: a signed 404 (a media with no storyboard or poster) proves nothing about the secret.
 import { env } from 'cloudflare:test';

@@ -15,7 +15,7 @@ interface AuditRow extends Omit<AuditEntry, 'replayed'> {
 /** `status`: one status (201), or a class (`4xx`: 400 to 499). */
 export type StatusFilter = { exact: number } | { from: number; below: number };
 
-/** What a page may be narrowed to; each filter is checked by its reader (admin-routes.ts), null when not asked. */
+/** What a page may be narrowed to; each filter is checked by its reader (admin/audit.ts), null when not asked. */
 export interface AuditFilters {
   keyId: string | null;
   site: string | null;

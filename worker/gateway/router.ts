@@ -13,9 +13,7 @@ import type { Config } from '../config.ts';
 import type { Env } from '../env.ts';
 import { RATE_LIMIT_HEADER } from '../contract/v2-types.ts';
 import type { AccessKey } from './access-keys.ts';
-import { requireAdmin } from './admin-auth.ts';
-import { metricsRoute } from './admin-metrics.ts';
-import { handleAdmin } from './admin-routes.ts';
+import { adminRouter } from './admin/router.ts';
 import { countedCall } from './call-metrics.ts';
 import { gatewayNotFound, invalid, methodNotAllowed, V2_ERRORS } from './errors.ts';
 import { authenticate, outcomeResponse, performCall, shareHeaders } from './forward.ts';
@@ -96,11 +94,7 @@ export const gateway = Router<IRequest, [Env]>({
   .all('/v1', () => {
     throw gatewayNotFound('No such route; v1 calls are /v1/<route>, e.g. /v1/videos/list.');
   })
-  .all('/admin/metrics', at(async (request, env, _path, config) => {
-    await requireAdmin(request, env.ADMIN_TOKEN);
-    return metricsRoute(request, env, new URL(request.url), config);
-  }))
-  .all('/admin/*', at(handleAdmin))
+  .all('/admin/*', adminRouter.fetch)
   .all('/v2/*', at(handleV2));
 
 /** The gateway alone, without the front door's headers (tests that call it with an env of their own). */

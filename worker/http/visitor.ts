@@ -106,7 +106,7 @@ export function connectionIsCaller(request: Request, env: CallerEnv): boolean {
 /**
  * The connection's own network (`CF-Connecting-IP`, which Cloudflare sets on every request from outside, replacing any a
  * client sends), read without DEV_MODE's stand-in or a render server's visitor: for a limit that nobody may steer with
- * a header, not even a holder of the render token (the admin sign-in's, gateway/admin-session.ts).
+ * a header, not even a holder of the render token (the admin sign-in's, gateway/admin/sessions.ts).
  */
 export function connectionNetwork(request: Request): string | null {
   return readAddress((request.headers.get('cf-connecting-ip') ?? '').trim()).network;

@@ -13,7 +13,7 @@
  */
 import { ApiError } from '../../http/errors.ts';
 import { base64url } from '../access-keys.ts';
-import { tokensEqual } from '../admin-auth.ts';
+import { tokensEqual } from '../admin/auth.ts';
 
 export const V1_TIMESTAMP_WINDOW_SECONDS = 300;
 export const V1_SECRET_PREFIX = 'rgv1_';

@@ -3,11 +3,11 @@
  * `minutes` per minute, default 60, at most 1,440) and for a scraper (`Accept: application/openmetrics-text` or
  * `?format=openmetrics`: the totals since the store began, as OpenMetrics counters).
  */
-import type { Config } from '../config.ts';
-import type { Env } from '../env.ts';
-import { noStoreJson } from '../http/respond.ts';
-import { MAX_WINDOW_MINUTES, flushNow, metricsStub, metricsView, openMetricsText, OPENMETRICS_TYPE } from '../metrics/index.ts';
-import { invalid, methodNotAllowed } from './errors.ts';
+import type { Config } from '../../config.ts';
+import type { Env } from '../../env.ts';
+import { noStoreJson } from '../../http/respond.ts';
+import { MAX_WINDOW_MINUTES, flushNow, metricsStub, metricsView, openMetricsText, OPENMETRICS_TYPE } from '../../metrics/index.ts';
+import { invalid, methodNotAllowed } from '../errors.ts';
 
 const DEFAULT_MINUTES = 60;
 

@@ -3,11 +3,11 @@
  * spelling, and what the operator should look at (`warnings`). Never a secret's value: a secret appears as its binding's
  * name and whether it is set.
  */
-import type { CacheKind, Config, GeoPolicy, SiteConfig } from '../config.ts';
-import type { Env } from '../env.ts';
-import { devMode } from '../http/visitor.ts';
+import type { CacheKind, Config, GeoPolicy, SiteConfig } from '../../config.ts';
+import type { Env } from '../../env.ts';
+import { devMode } from '../../http/visitor.ts';
 
-import type { ConfigWarning } from '../contract/admin-api.ts';
+import type { ConfigWarning } from '../../contract/admin-api.ts';
 
 /** The secrets the worker reads (worker/env.ts), reported as set or not. */
 const SECRET_BINDINGS = ['API_SECRET', 'GEO_API_KEY', 'ADDRESS_SALT', 'PLAYBACK_KEYS', 'ADMIN_TOKEN', 'V1_SIGNING_SECRET'] as const;

@@ -1,6 +1,6 @@
 /**
  * The admin API's guard: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time, or the operator console's
- * session cookie (admin-session.ts). Both sides of a token are hashed first so the comparison runs over equal lengths
+ * session cookie (sessions.ts). Both sides of a token are hashed first so the comparison runs over equal lengths
  * whatever the caller sends; `timingSafeEqual` then leaks nothing of the token through timing. Without an
  * `ADMIN_TOKEN` the admin API is off.
  *
@@ -9,12 +9,12 @@
  * method but GET and HEAD must carry the session's `X-Reelgate-CSRF` and come from the worker's own origin (403
  * `csrf_refused`), so no other site can make the operator's browser act.
  */
-import { bearerToken } from './access-keys.ts';
-import { ApiError } from '../http/errors.ts';
+import { bearerToken } from '../access-keys.ts';
+import { ApiError } from '../../http/errors.ts';
 import {
   csrfMatches, csrfRefused, fromOwnOrigin, hasSessionCookie, readSession, sessionExpired, type AdminSession,
-} from './admin-session.ts';
-import { unauthorized } from './errors.ts';
+} from './sessions.ts';
+import { unauthorized } from '../errors.ts';
 
 async function digest(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

@@ -10,7 +10,7 @@
  *   session valid when any one verifies, so duplicates sent first cannot end it either.
  * - The CSRF value is HMAC(cookie value) under a second derived key: bound to the session, never stored, and readable
  *   only by a page that may read the session's answers (`GET /admin/session`). Every write made with the cookie carries
- *   it in `X-Reelgate-CSRF` and comes from the worker's own origin (admin-auth.ts).
+ *   it in `X-Reelgate-CSRF` and comes from the worker's own origin (auth.ts).
  * - Failed sign-ins are counted per address (an IPv6 /64 counts as one) and per window in D1, the address as the salted
  *   hash every other counter of the worker keys on (http/visitor.ts): `SIGN_IN_MAX_FAILURES` per window, then every
  *   attempt, the right token included, is refused until the window ends. The address is the connection's own
@@ -19,10 +19,10 @@
  *   address six times and lock the operator out.
  * Signatures are checked with `crypto.subtle.verify`, which compares in constant time.
  */
-import type { Env } from '../env.ts';
-import { ApiError } from '../http/errors.ts';
-import { connectionNetwork, hashAddress } from '../http/visitor.ts';
-import { base64url } from './access-keys.ts';
+import type { Env } from '../../env.ts';
+import { ApiError } from '../../http/errors.ts';
+import { connectionNetwork, hashAddress } from '../../http/visitor.ts';
+import { base64url } from '../access-keys.ts';
 
 /**
  * One name, on http:// too: the cookie is always Secure (which `__Host-` requires), and the browsers the console is

@@ -8,15 +8,15 @@
  * Only a file that exists proves a signature accepted: a signed 404 (a media without a storyboard or poster) says
  * nothing either way. No signature or secret is ever part of the report.
  */
-import { callUpstream } from '../budget/index.ts';
-import { deliveryBase, posterUrl } from '../catalog/index.ts';
-import type { Config } from '../config.ts';
-import { RESOURCE_ID } from '../config.ts';
-import type { MediaList } from '../contract/v2-types.ts';
-import type { Env } from '../env.ts';
-import { ApiError } from '../http/errors.ts';
-import { signerFor } from '../signing/index.ts';
-import { gatewayNotFound, invalid } from './errors.ts';
+import { callUpstream } from '../../budget/index.ts';
+import { deliveryBase, posterUrl } from '../../catalog/index.ts';
+import type { Config } from '../../config.ts';
+import { RESOURCE_ID } from '../../config.ts';
+import type { MediaList } from '../../contract/v2-types.ts';
+import type { Env } from '../../env.ts';
+import { ApiError } from '../../http/errors.ts';
+import { signerFor } from '../../signing/index.ts';
+import { gatewayNotFound, invalid } from '../errors.ts';
 
 const CHECK_TIMEOUT_MS = 10_000;
 /** The listing a check without `?media=` picks from: one call, long enough to find a ready video in most catalogs. */
