@@ -380,8 +380,8 @@ export const kitOptions = (hlsFile) => ({
   plugins: [chunkModules({ hls: hlsFile }), minifyTemplates, minifyAgain],
 });
 
-/** hls.js behind the player's MSE engine (components/reel-player/hls-engine.ts), as its own file. */
-export const hlsOptions = { ...SHIPPED, entryPoints: [join(root, 'components/reel-player/hls-engine.ts')] };
+/** hls.js behind the player's MSE engine (components/reel-player/kit/hls-engine.ts), as its own file. */
+export const hlsOptions = { ...SHIPPED, entryPoints: [join(root, 'components/reel-player/kit/hls-engine.ts')] };
 
 /**
  * The embed bundle's plugins, given the names of the player's chunk files (components/build.mjs builds those first).

@@ -20,7 +20,7 @@ export {
 } from './shared/playback-events.ts';
 export { ReelApiError } from './shared/api.ts';
 export { playerOptions, describeConfig, type PlayerOptions } from './shared/setup-config.ts';
-export { pickPlayback, pickSource, type PlaybackEngine } from './reel-player/pick-source.ts';
+export { pickPlayback, type PlaybackEngine } from './reel-player/pick-source.ts';
 export type { ReelgateSettings } from './shared/settings.ts';
 export type {
   FeedItem, FeedResponse, GateReason, GateResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse,

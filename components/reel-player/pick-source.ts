@@ -63,12 +63,3 @@ export function pickPlayback(sources: readonly MediaSource[], targetWidth: numbe
   const source = sized.length ? sized.find((s) => s.width! >= targetWidth) ?? sized[sized.length - 1]! : playable[0];
   return source ? { source, engine: 'progressive' } : null;
 }
-
-/**
- * The rendition a browser that plays HLS natively or not at all would load (the choice before issue 23, kept for
- * page code that imported it): HLS when `canPlay` says so, else the progressive rendition `pickPlayback` picks.
- */
-export function pickSource(sources: readonly MediaSource[], targetWidth: number,
-  canPlay: (type: string) => boolean): MediaSource | null {
-  return pickPlayback(sources, targetWidth, { canPlay, mse: false, managed: false })?.source ?? null;
-}

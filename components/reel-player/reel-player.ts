@@ -8,16 +8,11 @@ import { aspectRatio, playerOptions, type PlayerOptions } from '../shared/setup-
 import { tokens } from '../shared/theme.ts';
 import { loadKit } from './chunks.ts';
 import type { PlayerKit } from './kit/player-kit.ts';
+import type { PlaylistLike } from './kit/host.ts';
 import { browserSupport, isHls, pickPlayback, type Pick, type PlaybackEngine } from './pick-source.ts';
 import { playerStyles } from './reel-player.styles.ts';
 
 export type PlayerState = 'idle' | 'loading' | 'error' | 'complete';
-
-/** What a linked playlist offers: its items and its choice. */
-interface PlaylistLike extends HTMLElement {
-  items: ReadonlyArray<{ id: string }>;
-  selected: string | null;
-}
 
 /**
  * Plays one media item in a native `<video>`, set up by a player configuration's `setup_config` (aspect ratio,
@@ -26,7 +21,8 @@ interface PlaylistLike extends HTMLElement {
  * asked for); without HLS, the MP4 that fits its width on this screen; with text tracks and poster. Linked to a
  * `<reel-playlist>` by `for`, it plays what is chosen there (and cues the playlist's first item until then), and
  * offers the next item when a video ends. Its toolbar row holds a timeline with chapter marks and preview
- * thumbnails, and chapter, quality, captions and speed menus (the playback kit, a chunk loaded with the first media).
+ * thumbnails, and chapter, quality, captions and speed menus (the playback kit, a chunk loaded once the player has
+ * media and is near the viewport, is interacted with, or autostarts).
  *
  * Content under a geo policy comes as the worker's own playback URLs, which expire: when one does mid-playback, the
  * player asks for the media again (fresh URLs, and the policy decided again) and resumes where it was.
@@ -176,7 +172,10 @@ export class ReelPlayer extends LitElement {
    */
   private _choice: Pick | null | undefined = null;
   private _chosenFrom: MediaResponse | undefined;
-  /** The playback chunk (kit/player-kit.ts), loaded with the first media (or the first choice in a playlist). */
+  /**
+   * The playback chunk (kit/player-kit.ts), loaded once there is media and the player is near the viewport, touched,
+   * focused or autostarting (or a playlist's choice starts it): a page of players far below loads none of it.
+   */
   private _kit: PlayerKit | null = null;
   private _kitLoad: Promise<PlayerKit> | undefined;
   private _useKit(): Promise<PlayerKit> {
@@ -202,8 +201,8 @@ export class ReelPlayer extends LitElement {
   }), () => this);
 
   /**
-   * Whether the player is on screen or close to it. Until then its video preloads nothing: a page with players far
-   * down spends no bytes on them before the reader gets there.
+   * Whether the player is on screen or close to it, or was interacted with. Until then its video preloads nothing and
+   * the kit is not loaded: a page with players far down spends no bytes on them before the reader gets there.
    */
   private _near = false;
   private readonly _nearness = new Observer(this, () => new IntersectionObserver((entries) => {
@@ -211,6 +210,13 @@ export class ReelPlayer extends LitElement {
     this._near = true;
     this._nearness.observe(); // once: stop watching
   }, { rootMargin: '50%' }), () => this);
+
+  /**
+   * A pointer over the frame or focus in it (before any key or click can reach it): play may come, so the kit loads.
+   */
+  private _wake(): void {
+    this._near = true;
+  }
 
   /** The linked playlist: what is chosen there plays; until then its choice or first item is cued. */
   private readonly _playlist = new Link<PlaylistLike>(this, {
@@ -321,7 +327,7 @@ export class ReelPlayer extends LitElement {
     const video = this._video;
     const choice = this._choice;
     const media = this._chosenFrom;
-    if (media) void this._useKit();
+    if (media && (this._near || this.options.autostart)) void this._useKit();
     this._kit?.sync(video, media && choice && video
       ? { media, url: mediaUrl(this.endpoint, choice.source.url), engine: choice.engine } : null);
     if (!video || this.state !== 'complete') return;
@@ -393,7 +399,8 @@ export class ReelPlayer extends LitElement {
     const poster = !this._played && this.poster;
     return html`
       <div class="frame ${busy && !poster ? 'skeleton' : ''}" part="frame" .style=${frameStyle}
-        aria-busy=${busy ? 'true' : nothing}>
+        aria-busy=${busy ? 'true' : nothing} @pointerover=${this._wake}
+        @focusin=${this._wake}>
         ${poster ? html`<img part="poster" src=${poster} alt="">` : nothing}
         ${this._media.render({
           idle: () => busy ? nothing : html`

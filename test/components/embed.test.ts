@@ -116,7 +116,7 @@ describe('every element from the embed bundle', () => {
     await waitUntil(() => ($(el!, 'video') as HTMLVideoElement | null)?.getAttribute('aria-label') === 'Video: Video number 3',
       'the player never switched to the chosen card');
     expect(Math.round($(el!, '[part="frame"]')!.getBoundingClientRect().height)).to.equal(480);
-    // The speed menu comes with the playback kit, a chunk the bundle loads with the first media.
+    // The speed menu comes with the playback kit, a chunk the bundle loads once a player with media is near.
     await waitUntil(() => $(el!, '[part="rate-menu"]'), 'the speed menu (the playback kit) never came');
 
     await waitUntil(() => config!.getAttribute('state') === 'complete', 'the config panel never loaded');

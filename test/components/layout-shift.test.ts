@@ -105,7 +105,8 @@ describe('layout shift (issue 14)', () => {
         await release(mediaAnswer, LONG);
       }
       await untilState(el, 'complete');
-      // The speed menu comes with the playback kit, a chunk loaded with the media: its arrival counts too.
+      // The speed menu comes with the playback kit, a chunk loaded once the player has media and is near: its arrival
+      // counts too.
       await waitUntil(() => el.shadowRoot!.querySelector('[part="rate-menu"]'), 'the speed menu (the playback kit) never came',
         { timeout: 10000 });
       expect(el.shadowRoot!.querySelector('[part="description"]')).to.not.equal(null);

@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../components/reel-player/define.ts';
 import '../../components/reel-playlist/define.ts';
 import type { ReelPlayer } from '../../components/reel-player/reel-player.ts';
-import { pickPlayback, pickSource } from '../../components/reel-player/pick-source.ts';
+import { pickPlayback } from '../../components/reel-player/pick-source.ts';
 import { playerOptions } from '../../components/shared/setup-config.ts';
 import type { MediaSource } from '../../worker/contract/public-api.ts';
 import { FakeWorker, apiError, hold, json } from './support/fake-worker.ts';
@@ -32,6 +32,10 @@ const POSTER = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"><rect width="16" height="9" fill="#b3261e"/></svg>')}`;
 
 const video = (el: ReelPlayer) => $(el, 'video') as HTMLVideoElement;
+
+/** Whether the playback kit (a chunk of its own) has come: it adds its stylesheet to the player's shadow root. */
+const hasKit = (el: ReelPlayer) => el.shadowRoot!.adoptedStyleSheets.some((sheet) =>
+  [...sheet.cssRules].some((rule) => rule.cssText.startsWith('.up-next')));
 
 describe('setup_config → player options', () => {
   it('maps every documented option', () => {
@@ -70,16 +74,20 @@ describe('rendition choice', () => {
       filesize: width, label: `${width}p` })),
   ];
 
+  /** The source picked in a browser with no MSE: native HLS when it can play it, else a progressive file. */
+  const pickWithoutMse = (list: MediaSource[], width: number, canPlay: (type: string) => boolean) =>
+    pickPlayback(list, width, { canPlay, mse: false, managed: false })?.source ?? null;
+
   it('takes the narrowest progressive rendition at least as wide as needed', () => {
     const mp4Only = (type: string) => type === 'video/mp4';
-    expect(pickSource(sources, 600, mp4Only)!.url).to.equal('mp4-640');
-    expect(pickSource(sources, 641, mp4Only)!.url).to.equal('mp4-1280');
-    expect(pickSource(sources, 4000, mp4Only)!.url).to.equal('mp4-1920');
+    expect(pickWithoutMse(sources, 600, mp4Only)!.url).to.equal('mp4-640');
+    expect(pickWithoutMse(sources, 641, mp4Only)!.url).to.equal('mp4-1280');
+    expect(pickWithoutMse(sources, 4000, mp4Only)!.url).to.equal('mp4-1920');
   });
 
   it('prefers HLS only where the browser plays it natively', () => {
-    expect(pickSource(sources, 600, () => true)!.url).to.equal('hls');
-    expect(pickSource(sources.slice(0, 1), 600, (type) => type === 'video/mp4')).to.equal(null);
+    expect(pickWithoutMse(sources, 600, () => true)!.url).to.equal('hls');
+    expect(pickWithoutMse(sources.slice(0, 1), 600, (type) => type === 'video/mp4')).to.equal(null);
   });
 
   it('trusts native HLS only with ManagedMediaSource or without MSE; plays HLS through MSE elsewhere', () => {
@@ -150,6 +158,29 @@ describe('<reel-player>', () => {
     expect(video(hls).preload).to.equal('none');
   });
 
+  it('loads the playback kit only once it comes near the viewport or a pointer goes over it', async () => {
+    serveMedia(worker);
+    // In a scroller of its own, so where earlier tests left the page's scroll does not matter: what it clips is out
+    // of view.
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="block-size: 300px; overflow: auto">
+      <div style="block-size: 5000px"></div>
+      <reel-player site=${SITE} media="media001" endpoint=${ENDPOINT}></reel-player>
+      <div style="block-size: 5000px"></div>
+      <reel-player site=${SITE} media="media002" endpoint=${ENDPOINT}></reel-player></div>`);
+    wrapper.scrollIntoView();
+    const [pointed, scrolled] = [...wrapper.querySelectorAll('reel-player')];
+    for (const el of [pointed!, scrolled!]) await untilState(el, 'complete');
+    // Two frames: the observers have delivered their first, not-intersecting, entries.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    expect(hasKit(pointed!), 'far below').to.equal(false);
+    expect(hasKit(scrolled!), 'far below').to.equal(false);
+    $(pointed!, '[part="frame"]')!.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    await waitUntil(() => hasKit(pointed!), 'the kit never came for a pointer over the player', { timeout: 10000 });
+    expect(hasKit(scrolled!), 'still far below').to.equal(false);
+    scrolled!.scrollIntoView();
+    await waitUntil(() => hasKit(scrolled!), 'the kit never came once the player was near', { timeout: 10000 });
+  });
+
   it('loads a wider rendition in a wider player', async () => {
     serveMedia(worker);
     const el = await mount(Math.ceil(1000 / devicePixelRatio));
@@ -176,7 +207,7 @@ describe('<reel-player>', () => {
     expect(Math.round(frame.height)).to.equal(300);
     expect($(el, '[part="title"]')!.textContent).to.equal('Video number 1');
     expect($(el, '[part="description"]')).to.equal(null);
-    // The speed menu comes with the playback kit, a chunk loaded with the media.
+    // The speed menu comes with the playback kit, a chunk loaded once the player has media and is near.
     await waitUntil(() => $(el, '[part="rate-menu"]'), 'no speed menu');
     const menu = $(el, '[part="rate-menu"]') as HTMLSelectElement;
     expect([...menu.options].map((o) => o.textContent)).to.deep.equal(['1×', '2×']);
@@ -431,10 +462,9 @@ describe('<reel-player> starting playback', () => {
     await untilState(el, 'complete');
     await waitUntil(() => el.options.autostart === 'viewable', 'the configuration never applied');
     await el.updateComplete;
-    // Autostart is the playback kit's (a chunk loaded with the media): once it is there, nothing plays out of view.
-    await waitUntil(() => el.shadowRoot!.adoptedStyleSheets.some((sheet) =>
-      [...sheet.cssRules].some((rule) => rule.cssText.startsWith('.up-next'))), 'the playback kit never loaded',
-    { timeout: 10000 });
+    // Autostart is the playback kit's, loaded at once for a player that autostarts: once it is there, nothing plays
+    // out of view.
+    await waitUntil(() => hasKit(el), 'the playback kit never loaded', { timeout: 10000 });
     // Two frames: the observer has delivered its first, not-intersecting, entry.
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     expect(plays).to.have.length(0);

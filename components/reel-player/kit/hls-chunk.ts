@@ -3,4 +3,4 @@
  * test server; the embed build swaps this module for an import of the versioned file it wrote beside the bundle
  * (`/embed/reelgate-hls.<hash>.js`; components/build-options.mjs, `chunkModules`).
  */
-export const loadHls = () => import('../hls-engine.ts');
+export const loadHls = () => import('./hls-engine.ts');

@@ -4,6 +4,7 @@ import type { MediaResponse, PlayerResponse } from '../../../worker/contract/pub
 import type { PlayerOptions } from '../../shared/setup-config.ts';
 import type { PlaybackEngine } from '../pick-source.ts';
 
+/** A linked `<reel-playlist>`, as the player and its kit see it: its items and its choice. */
 export interface PlaylistLike extends HTMLElement {
   items: ReadonlyArray<{ id: string; title?: string }>;
   selected: string | null;
@@ -36,3 +37,16 @@ export interface Playing {
   url: string;
   engine: PlaybackEngine;
 }
+
+/** What the kit's controllers share: the element, the `<video>` it follows and what that plays. */
+export interface KitContext {
+  readonly host: KitHost;
+  readonly lit: Lit;
+  readonly video: HTMLVideoElement | null;
+  readonly playing: Playing | null;
+  /** The id of the media playing, or ''. */
+  readonly mediaId: string;
+}
+
+/** Adds a listener to the `<video>` followed, removed when it changes. */
+export type On = (type: string, handler: () => void) => void;

@@ -4,9 +4,9 @@
  * `related.oncomplete` decides (`autoplay` plays, `none` and `hide` offer nothing, anything else cues), as the
  * platform's own player reads it. The countdown is `upnext-delay` seconds, else `related.autoplaytimer`, else 5.
  */
-import type { KitHost, PlaylistLike } from './host.ts';
+import type { KitContext, KitHost, PlaylistLike } from './host.ts';
 
-export interface UpNext {
+export interface UpNextChoice {
   id: string;
   title: string;
   play: boolean;
@@ -15,7 +15,7 @@ export interface UpNext {
 
 const DEFAULT_SECONDS = 5;
 
-export function upNextChoice(host: KitHost, current: string): UpNext | null {
+export function upNextChoice(host: KitHost, current: string): UpNextChoice | null {
   const playlist = linkedPlaylist(host);
   const items = playlist?.items ?? [];
   const index = items.findIndex((item) => item.id === current);
@@ -29,9 +29,69 @@ export function upNextChoice(host: KitHost, current: string): UpNext | null {
   const seconds = Number.isFinite(configured) && configured >= 0 ? Math.min(Math.round(configured), 60) : DEFAULT_SECONDS;
   return { id: next.id, title: next.title ?? '', play: mode === 'play', seconds };
 }
+
 /** The `<reel-playlist>` the player follows (`for`), in its document or shadow root. */
 export function linkedPlaylist(host: KitHost): PlaylistLike | null {
   const root = host.getRootNode() as Document | ShadowRoot;
   return host.htmlFor ? root.getElementById?.(host.htmlFor) as PlaylistLike | null : null;
 }
 
+/** The up-next card over the frame, its countdown, and the choice it makes in the playlist. */
+export class UpNext {
+  private offered: UpNextChoice | null = null;
+  private countdown = 0;
+  private timer = 0;
+  /** Up next chose to play the media now loading. */
+  private playNext = false;
+
+  constructor(private readonly kit: KitContext) {}
+
+  /** The media up next chose has loaded in `video`: played, when it was to play. */
+  follow(video: HTMLVideoElement): void {
+    if (!this.playNext) return;
+    this.playNext = false;
+    void video.play().catch(() => {});
+  }
+
+  /** The media ended: the playlist's next item, if any, is offered with a countdown. */
+  offer(): void {
+    const choice = upNextChoice(this.kit.host, this.kit.mediaId);
+    if (!choice) return;
+    this.offered = choice;
+    this.countdown = choice.seconds;
+    this.kit.host.requestUpdate();
+    this.timer = window.setInterval(() => {
+      if (--this.countdown <= 0) this.take();
+      this.kit.host.requestUpdate();
+    }, 1000);
+  }
+
+  cancel(): void {
+    clearInterval(this.timer);
+    if (!this.offered) return;
+    this.offered = null;
+    this.kit.host.requestUpdate();
+  }
+
+  render(): unknown {
+    const { html, nothing } = this.kit.lit;
+    const next = this.offered;
+    return next ? html`
+        <div class="up-next" part="up-next" role="status">
+          <p>Up next${next.title ? html`: <strong>${next.title}</strong>` : nothing}
+            ${next.play ? `plays in ${this.countdown} s` : `in ${this.countdown} s`}</p>
+          <button part="up-next-play" @click=${() => this.take()}>${next.play ? 'Play now' : 'Show now'}</button>
+          <button part="up-next-cancel" @click=${() => this.cancel()}>Cancel</button>
+        </div>` : nothing;
+  }
+
+  private take(): void {
+    const next = this.offered;
+    this.cancel();
+    if (!next) return;
+    const playlist = linkedPlaylist(this.kit.host);
+    if (playlist) playlist.selected = next.id;
+    this.playNext = next.play;
+    this.kit.host.media = next.id;
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * What a page pays for the player's lazily loaded parts (issue 23): the playback kit comes with the first media, and
- * hls.js only for a player that plays HLS through MSE. A file of its own, so its page has loaded nothing before.
+ * What a page pays for the player's lazily loaded parts: the playback kit comes once a player with media is near the
+ * viewport (or interacted with, or autostarting), and hls.js only for a player that plays HLS through MSE. A file of its own, so its page has loaded nothing before.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../components/index.ts';

@@ -1,6 +1,6 @@
 /**
  * HLS through Media Source Extensions, by hls.js: the chunk the player loads only for a player that plays HLS where
- * native HLS is not trusted (pick-source.ts). The embed build ships it as its own versioned file beside the bundle
+ * native HLS is not trusted (../pick-source.ts). The embed build ships it as its own versioned file beside the bundle
  * (`/embed/reelgate-hls.<hash>.js`); the library build leaves `hls.js` to the page's bundler, as a chunk of its own.
  */
 import Hls, { ErrorTypes, Events, type ErrorData, type Level } from 'hls.js';
@@ -40,6 +40,28 @@ const rendition = (level: Level): Rendition => ({
   bitrate: level.bitrate || null,
 });
 
+/** An empty WebVTT file as a `blob:` URL, made once: what the tracks hls.js adds load instead of `data:,WEBVTT`. */
+let emptyVtt = '';
+
+/**
+ * hls.js gives each text track it adds to the video (the stream's subtitles and captions, its ID3 metadata) the
+ * placeholder source `data:,WEBVTT`, which the page CSP components/README.md documents (`media-src 'self' blob: https:
+ * http:`) refuses, with a violation report for each. The same empty file as a `blob:` URL (which that policy allows,
+ * as MSE itself needs) is set instead, before the track joins the video and loads anything. Returns the undo.
+ */
+function blobPlaceholders(video: HTMLVideoElement): () => void {
+  const append = video.appendChild;
+  video.appendChild = function appendChild<T extends Node>(this: HTMLVideoElement, node: T): T {
+    if (node instanceof HTMLTrackElement && node.getAttribute('src')?.startsWith('data:')) {
+      node.src = emptyVtt ||= URL.createObjectURL(new Blob(['WEBVTT\n'], { type: 'text/vtt' }));
+    }
+    return append.call(this, node) as T;
+  };
+  return () => {
+    delete (video as { appendChild?: unknown }).appendChild;
+  };
+}
+
 /** Whether hls.js can play in this browser (its own MSE and codec checks). */
 export const supported = (): boolean => Hls.isSupported();
 
@@ -72,6 +94,7 @@ export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCa
       else callbacks.failed();
     }
   });
+  const restore = blobPlaceholders(video);
   hls.loadSource(url);
   hls.attachMedia(video);
   return {
@@ -86,6 +109,9 @@ export function attachHls(video: HTMLVideoElement, url: string, callbacks: HlsCa
       started = true;
       hls.startLoad(at);
     },
-    destroy: () => hls.destroy(),
+    destroy() {
+      hls.destroy();
+      restore();
+    },
   };
 }
