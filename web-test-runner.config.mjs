@@ -16,6 +16,68 @@ const sandbox = process.env.REELGATE_TEST_SANDBOX;
 const WORKER_PAGE = '/__reelgate-test/worker/';
 const unit = 'test/components/**/*.test.ts';
 const integration = 'test/components/integration/**/*.test.ts';
+const bundle = process.env.REELGATE_TEST_BUNDLE === '1';
+/**
+ * What `npm run test:components:bundle` runs against the shipped bundle (fromBundle, below). The whole component suite
+ * runs once against the sources (`npm run test:components`); against the bundle run what can break there at little
+ * cost: the bundle smoke test (test/package/bundle-smoke.test.js: every element of the manifest registered with the
+ * public members it promises; a playlist, a player, a configuration and a gate rendering and working from dist/, the
+ * player's kit chunk loaded from there), every unit suite of test/components (fake worker, about 20 s: each element's
+ * templates, states and events on the minified code) and, with the worker, two integration files: every element's
+ * flows against the real worker (real-worker.test.ts) and the player's chunks as versioned files (player-chunks.test.ts).
+ * The other integration files test the worker and the player together, the same code either way, and take minutes: they
+ * run against the sources only.
+ */
+const bundleSuites = ['test/package/bundle-smoke.test.js', 'test/components/*.test.ts'];
+const bundleIntegration = ['test/components/integration/real-worker.test.ts',
+  'test/components/integration/player-chunks.test.ts'];
+
+/**
+ * Media bytes held on demand, for the stall test (test/components/integration/player-engine.test.ts): a player starves
+ * because no segment reaches it, never because the machine is slow. The `reelgate-hold` command (embedFrames, below)
+ * with `{ pattern }` (a regular expression's source) holds every later request of the page whose URL path matches it,
+ * to whichever origin (the sandbox's delivery URLs come straight from the sandbox, the worker's playback URLs through
+ * apiProxy), through the browser's DevTools connection (Fetch interception, before the request leaves the browser),
+ * with the page's HTTP cache off, so that a segment an earlier test fetched under the same URL cannot come from the
+ * cache instead. A held request waits, unanswered, until the command with `{ release: true }` lets the held requests
+ * and every later one through (and turns the cache back on). Both answer `{ held }`: how many requests were held
+ * since the hold began.
+ */
+const holds = new Map();
+
+async function holdCommand(page, sessionId, payload) {
+  const current = holds.get(sessionId);
+  if (current) {
+    holds.delete(sessionId);
+    // Held requests go on; one the page gave up on meanwhile (hls.js's own timeout) is gone, and that is fine.
+    await Promise.all(current.paused.map((requestId) => current.client.send('Fetch.continueRequest', { requestId }).catch(() => {})));
+    await current.client.send('Fetch.disable').catch(() => {});
+    await current.client.detach().catch(() => {});
+    await page.setCacheEnabled(true);
+  }
+  if (!payload?.pattern) return { held: current?.held ?? 0 };
+  const pattern = new RegExp(payload.pattern);
+  const client = await page.createCDPSession();
+  const hold = { client, pattern, paused: [], held: 0 };
+  client.on('Fetch.requestPaused', (event) => {
+    let path = '';
+    try {
+      path = new URL(event.request.url).pathname;
+    } catch {
+      // not a URL with a path
+    }
+    if (holds.get(sessionId) === hold && event.request.method === 'GET' && pattern.test(path)) {
+      hold.held++;
+      hold.paused.push(event.requestId);
+    } else {
+      void client.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => {});
+    }
+  });
+  await page.setCacheEnabled(false);
+  await client.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+  holds.set(sessionId, hold);
+  return { held: 0 };
+}
 
 /**
  * Forwards /api/* (and /oembed, which a CMS asks from its server) to the worker started for the integration suite,
@@ -102,7 +164,8 @@ async function networkLog(page, sessionId, action) {
  * Server commands of the player suites (`reelgate-throttle`, below) and of the iframe-embed suite (test/components/integration/oembed.test.ts): `reelgate-worker` answers
  * the worker's address; `reelgate-frame` reports what the embed page inside a cross-origin iframe shows, read through
  * the browser's DevTools connection, as a page script cannot look inside another origin's frame; `reelgate-network`
- * (`{ action: 'start' | 'read' | 'stop' }`) records what the page's network did (networkLog, above).
+ * (`{ action: 'start' | 'read' | 'stop' }`) records what the page's network did (networkLog, above); `reelgate-hold`
+ * holds the page's requests for media the stall test names, until it releases them (holdCommand, above).
  */
 function embedFrames() {
   return {
@@ -111,6 +174,7 @@ function embedFrames() {
       // Answers are wrapped: a plain null would read as "not handled" to web-test-runner.
       if (command === 'reelgate-worker') return { worker: worker ?? null, sandbox: sandbox ?? null };
       if (command === 'reelgate-network') return networkLog(chrome.getPage(session.id), session.id, payload?.action);
+      if (command === 'reelgate-hold') return holdCommand(chrome.getPage(session.id), session.id, payload);
       // The player suites' network: `{ download }` bytes per second (with 20 ms latency), or null for full speed,
       // through DevTools' own throttling, so every request the page makes (hls.js's segments too) is slowed.
       if (command === 'reelgate-throttle') {
@@ -156,11 +220,11 @@ function embedFrames() {
 }
 
 /**
- * `REELGATE_TEST_BUNDLE=1` (`npm run test:components:bundle`): every suite drives the elements of the shipped bundle,
- * dist/reelgate.js as `npm run build` wrote it, instead of the sources: the modules that register the elements
- * (`components/<tag>/define.ts`, `components/index.ts`) answer with an import of the bundle. What the build does to
- * the code (components/build-options.mjs: minified templates, renamed members, a second minifier) is then checked by
- * every test, not only by the few that load the bundle themselves.
+ * `REELGATE_TEST_BUNDLE=1` (`npm run test:components:bundle`): the suites of that run (bundleSuites, above) drive the
+ * elements of the shipped bundle, dist/reelgate.js as `npm run build` wrote it, instead of the sources: the modules
+ * that register the elements (`components/<tag>/define.ts`, `components/index.ts`) answer with an import of the bundle.
+ * What the build does to the code (components/build-options.mjs: minified templates, renamed members, a second
+ * minifier) is then checked by those tests, without running the slow integration files a second time.
  */
 function fromBundle() {
   return {
@@ -177,14 +241,14 @@ function fromBundle() {
 export default {
   rootDir: '.',
   nodeResolve: true,
-  files: worker ? [unit] : [unit, `!${integration}`],
+  files: bundle ? [...bundleSuites, ...(worker ? bundleIntegration : [])] : worker ? [unit] : [unit, `!${integration}`],
   // One page at a time: a page in a background tab gets no ResizeObserver or animation frames.
   concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 300000,
   // The gate first: the renewal test drops a playback URL's connection part-way (test/components/support/playback-gate.mjs).
   middleware: [playbackGate(worker), apiProxy()],
-  plugins: [...(process.env.REELGATE_TEST_BUNDLE === '1' ? [fromBundle()] : []),
+  plugins: [...(bundle ? [fromBundle()] : []),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'test/components/support/esbuild-tsconfig.json' }),
     embedFrames()],
   browsers: [chrome],

@@ -1,8 +1,9 @@
 /**
  * `<reel-player>`'s playback engine and kit in real Chromium against the real worker and sandbox (issue 23): HLS plays
  * through MSE (hls.js), adapts when the network is throttled (DevTools throttling, the `reelgate-throttle` command of
- * web-test-runner.config.mjs), survives its playback URLs expiring mid-play; chapters, preview thumbnails, up next and
- * the playback events. Media are found at run time in the sandbox's deterministic seed by what they carry.
+ * web-test-runner.config.mjs), says when it stalls (its segment requests held: the `reelgate-hold` command there),
+ * survives its playback URLs expiring mid-play; chapters, preview thumbnails, up next and the playback events. Media are
+ * found at run time in the sandbox's deterministic seed by what they carry.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
@@ -36,6 +37,20 @@ const hasKinds = (...kinds: string[]) => (m: MediaResponse) => kinds.every((k) =
 
 async function throttle(download: number | null): Promise<void> {
   await executeServerCommand('reelgate-throttle', { download });
+}
+
+/**
+ * Holds every later GET of the page whose URL path matches `pattern` (the `reelgate-hold` command of
+ * web-test-runner.config.mjs: DevTools' request interception, with the page's HTTP cache off) until `releaseHeld()`:
+ * the request waits unanswered, so what it asks for never arrives, however fast the machine.
+ */
+async function holdRequests(pattern: RegExp): Promise<void> {
+  await executeServerCommand('reelgate-hold', { pattern: pattern.source });
+}
+
+/** Lets the held requests (and every later one) through; answers how many were held since the hold began. */
+async function releaseHeld(): Promise<number> {
+  return ((await executeServerCommand('reelgate-hold', { release: true })) as { held: number }).held;
 }
 
 /** A player with the toolbar row, where the kit puts its timeline and menus. */
@@ -72,6 +87,7 @@ describe('<reel-player> playback engine against the real worker', function (this
   this.timeout(90_000);
   afterEach(async () => {
     await throttle(null);
+    await releaseHeld();
     delete window.reelgate;
   });
 
@@ -285,15 +301,22 @@ describe('<reel-player> playback engine against the real worker', function (this
     const player = await mount(SITE, media.id);
     const stalls = record(player, 'reel-stall') as Array<GlobalEventHandlersEventMap['reel-stall']>;
     const video = player.video!;
+    // Starve it, by the test server and not by the machine's speed or the network's: the sandbox's segments are 5 s
+    // each (seg-<n>.ts, demo/sandbox/assets.ts), and every request for one past the first two (in any rendition) is
+    // held unanswered (`reelgate-hold`, web-test-runner.config.mjs; the page's HTTP cache off meanwhile, so no segment
+    // an earlier test fetched under the same URL comes from the cache). The player has 10 s to play, then nothing: a
+    // stall, however fast or slow it gets there (a 60 s or longer video does not end there).
+    await holdRequests(/\/seg-(?:[2-9]|[1-9][0-9]+)\.ts$/);
     await play(video);
     await waitUntil(() => video.currentTime > 0.5, 'never advanced', { timeout: 20000 });
-    // Starve it: nearly no network, and what is buffered played fast.
-    await throttle(1_000);
+    // What is buffered plays fast, so the wait is short.
     video.playbackRate = 8;
-    await waitUntil(() => stalls.length === 1, 'no stall while starved', { timeout: 30000 });
+    await waitUntil(() => stalls.length === 1, 'no stall while starved', { timeout: 60000 });
     expect(stalls[0]!.stalled).to.equal(true);
-    await throttle(null);
-    await waitUntil(() => stalls.length === 2, 'no end of the stall once the network came back', { timeout: 30000 });
+    expect(video.paused, 'a stall, not a pause').to.equal(false);
+    expect(video.currentTime, 'it stalled where its segments ran out').to.be.at.most(10.5);
+    expect(await releaseHeld(), 'segment requests held while it stalled').to.be.greaterThan(0);
+    await waitUntil(() => stalls.length === 2, 'no end of the stall once the segments came', { timeout: 30000 });
     expect(stalls[1]!.stalled).to.equal(false);
     expect(stalls[1]!.duration).to.be.greaterThan(0);
     expect(stalls.every((e) => e.mediaId === media.id)).to.equal(true);
