@@ -1,34 +1,15 @@
 // Feeds from the platform's Delivery API (worker/delivery/feed.ts): the items a platform player gets, in its order,
 // read 100 at a time up to `feed.max_items`; the playlist's head (type and rules) from the Management API, so a cold
 // feed costs two Management calls and a variant of a held head none. Signed where the site signs.
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse } from '../../worker/contract/public-api.ts';
-import type { PlaylistType } from '../../worker/contract/v2-types.ts';
 import {
-  api, boundPlaylists, callsTo, config, expectError, resetWithExtraMedia, resetWorld, sandbox, SITE, stats, withConfig,
+  api, boundPlaylists, callsTo, config, createPlaylist, resetWithExtraMedia, resetWorld, SITE, stats, withConfig,
 } from './helpers.ts';
+import { deliveryStats, expectDeliverySigned, expectWrongSecretRefused, LONDON, SEALED } from './delivery-support.ts';
 import { deliveredIds, playlistOfType, playlists, taggedPublicMedia } from './upstream-direct.ts';
 
-type SigningConfig = { url_signing?: { secret: string } };
-const SEALED = Object.entries(config.sites as Record<string, SigningConfig>).find(([, s]) => s.url_signing)![0];
-/** London: allowed by every test policy. */
-const LONDON = '192.0.2.10';
-
-interface DeliveryStats { delivery_calls: number; delivery_signed_calls: number }
-const deliveryStats = async () => (await (await sandbox('/_sandbox/stats')).json()) as DeliveryStats;
 const management = async () => callsTo(await stats(), '/v2/sites/');
-
-async function createPlaylist(type: PlaylistType, metadata: Record<string, unknown>): Promise<string> {
-  const response = await sandbox(`/v2/sites/${SITE}/playlists/${type}_playlist/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ metadata: { title: `Delivered ${type}`, ...metadata } }),
-  });
-  const text = await response.text();
-  expect(response.status, text).toBe(201);
-  return (JSON.parse(text) as { id: string }).id;
-}
 
 beforeEach(() => resetWorld());
 
@@ -74,20 +55,9 @@ describe('a feed from the Delivery API', () => {
 
   it('on a site that signs, every feed call is signed; a wrong secret is refused by the platform and said as 502', async () => {
     const [playlist] = (await playlists(SEALED)).filter((p) => p.playlist_type === 'manual');
-    const before = await deliveryStats();
-    const response = await api(`/api/sites/${SEALED}/playlists/${playlist!.id}`, { ip: LONDON });
-    expect(response.status, await response.clone().text()).toBe(200);
+    const path = `/api/sites/${SEALED}/playlists/${playlist!.id}`;
+    const response = await expectDeliverySigned(path);
     expect((await response.json<FeedResponse>()).items.length).toBeGreaterThan(0);
-    const after = await deliveryStats();
-    expect(after.delivery_calls - before.delivery_calls).toBeGreaterThan(0);
-    expect(after.delivery_signed_calls - before.delivery_signed_calls).toBe(after.delivery_calls - before.delivery_calls);
-
-    await resetWorld();
-    const wrong = await withConfig((c) => {
-      const site = c.sites[SEALED] as SigningConfig;
-      // The configuration names a binding that holds another secret: what a rotated or mistyped secret looks like.
-      site.url_signing = { ...site.url_signing!, secret: 'ADDRESS_SALT' };
-    }, `/api/sites/${SEALED}/playlists/${playlist!.id}`, LONDON);
-    await expectError(wrong, 502, 'delivery_refused');
+    await expectWrongSecretRefused(path);
   });
 });

@@ -2,23 +2,11 @@
 // the worker reads from the platform"): a manual playlist's order, a dynamic one's tag and custom-parameter filters
 // (include and exclude, any and all), its sort and limit, pinned media and recency. Each playlist is made in the
 // sandbox as an editor would make it, then read through the worker.
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedResponse } from '../../worker/contract/public-api.ts';
-import type { Media, PlaylistType } from '../../worker/contract/v2-types.ts';
-import { api, resetWorld, sandbox, SITE } from './helpers.ts';
+import type { Media } from '../../worker/contract/v2-types.ts';
+import { api, createPlaylist, resetWorld, SITE } from './helpers.ts';
 import { allMedia, isPublic } from './upstream-direct.ts';
-
-async function createPlaylist(type: PlaylistType, metadata: Record<string, unknown>): Promise<string> {
-  const response = await sandbox(`/v2/sites/${SITE}/playlists/${type}_playlist/`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ metadata: { title: `Rules ${type}`, ...metadata } }),
-  });
-  const text = await response.text();
-  expect(response.status, text).toBe(201);
-  return (JSON.parse(text) as { id: string }).id;
-}
 
 async function feed(playlist: string, query = '?page_length=50'): Promise<FeedResponse> {
   const response = await api(`/api/sites/${SITE}/playlists/${playlist}${query}`);

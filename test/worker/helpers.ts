@@ -5,7 +5,7 @@ import { clearMemoryCache } from '../../worker/cache/cached.ts';
 import { budgetStub } from '../../worker/budget/client.ts';
 import { memberRulesOf, selects } from '../../worker/catalog/member-rules.ts';
 import { readRules } from '../../worker/catalog/playlist-rules.ts';
-import type { MediaList, PlaylistList, TypedPlaylist } from '../../worker/contract/v2-types.ts';
+import type { MediaList, PlaylistList, PlaylistType, TypedPlaylist } from '../../worker/contract/v2-types.ts';
 import type { Env } from '../../worker/env.ts';
 import worker from '../../worker/index.ts';
 
@@ -190,4 +190,16 @@ export async function resetWithExtraMedia(site: string, count: number): Promise<
   });
   expect(reset.status).toBe(200);
   return (await reset.json<{ extra_media: Record<string, string[]> }>()).extra_media[site]!;
+}
+
+/** A playlist made in the sandbox as an editor would make it (its title named by its type), in SITE: its id. */
+export async function createPlaylist(type: PlaylistType, metadata: Record<string, unknown>): Promise<string> {
+  const response = await sandbox(`/v2/sites/${SITE}/playlists/${type}_playlist/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${env.API_SECRET}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ metadata: { title: `Made ${type}`, ...metadata } }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(201);
+  return (JSON.parse(text) as { id: string }).id;
 }
