@@ -229,7 +229,7 @@ const LIT_CUTS = {
   '@lit/reactive-element/reactive-element.js': [
     // A server-rendered element (declarative shadow DOM, Lit SSR) gets its root from `attachShadow`, which empties a
     // declarative one: the embed has no hydration, so it renders afresh (what a page's `data` gave the server, it gives
-    // the first render too) instead of adding a second copy after the server's (issue 27).
+    // the first render too) instead of adding a second copy after the server's.
     ['const t=this.shadowRoot??this.attachShadow(', 'const t=this.attachShadow('],
     // The `useDefault` property option (Lit 3.3), which no element declares: its defaults map and checks.
     ['useDefault:!1,', ''],
@@ -281,7 +281,7 @@ const LIT_CUTS = {
 /**
  * The modules every directive is made with (`directive()`, `AsyncDirective`, the helpers for writing one): `lit/
  * directives/*` and `lit/directive.js` all import them. The embed's Lit has no directive support (LIT_CUTS: no element
- * template uses a directive since issue 13 dropped `repeat` and `styleMap`), so one of them in the bundle fails the
+ * template uses a directive, not even `repeat` or `styleMap`), so one of them in the bundle fails the
  * build instead of shipping a directive that would render as a plain object.
  */
 const NO_DIRECTIVES = ['lit-html/directive.js', 'lit-html/async-directive.js', 'lit-html/directive-helpers.js'];

@@ -1,5 +1,5 @@
 /**
- * The operator console's one way to the worker's /admin API (/work/notes/console-contract.md, issue 26): the signed
+ * The operator console's one way to the worker's /admin API (/work/notes/console-contract.md): the signed
  * session cookie does the authenticating (the browser sends it; the page never sees it), and the CSRF value the
  * session answers with is kept here, in memory only, and sent on every call that is not a GET. The admin token passes
  * through `signIn` once and is kept nowhere: not here, not in storage, not in a URL, never logged.

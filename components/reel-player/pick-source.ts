@@ -47,7 +47,7 @@ export interface Pick {
  * HLS when the browser can play it adaptively: natively only where that is trusted, a browser that says it plays HLS
  * and either has `ManagedMediaSource` (Safari 17+, every Apple device since iOS 17.1) or has no MSE at all (older
  * iPhones, where native is the only way); else through MSE. Chrome now answers `maybe` for HLS too, but its new native
- * path stalls on some streams (Chromium issue 454630434): with MSE there, hls.js plays it, as mux-player and hls.js's
+ * path stalls on some streams (crbug.com/454630434): with MSE there, hls.js plays it, as mux-player and hls.js's
  * own README now advise. Otherwise the narrowest progressive rendition at least `targetWidth` device pixels wide, or
  * the widest one when none is that wide. Sources without a width (audio) come after sized ones. Null when nothing is
  * playable.

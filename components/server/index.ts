@@ -11,7 +11,7 @@
  * only when that gate allowed (`within`). Nothing is cached: the answers depend on who asks.
  *
  * No dependency, no Node API: `fetch`, `URL`, `AbortSignal` (Node 20.3+, Deno, Bun, Cloudflare Workers, Vercel's edge).
- * The README's "Server-side rendering in your framework" shows it in Astro and in a plain Node renderer.
+ * worker/docs/server-rendering.md shows it in Astro and in a plain Node renderer.
  */
 import { isHttpLink } from '../../worker/contract/links.ts';
 import type {

@@ -102,7 +102,8 @@ async function fetchJson<T>(url: string, signal: AbortSignal, retries = 2): Prom
   try {
     // Links as the elements expose them (an item's `permalink`, a playlist's `link`, any field named `…link` in an
     // answer: in `items`, `feed`, `mediaItem`, the events' `item`): an http(s) URL or null, never another scheme
-    // (`javascript:`), whatever worker answered (an `endpoint` may name another one). Issue 22, item 5.
+    // (`javascript:`), whatever worker answered (an `endpoint` may name another one), so no link an element renders
+    // runs script.
     body = JSON.parse(await response.text(), (key, value: unknown) => (/link$/.test(key) && !isHttpLink(value) ? null : value));
   } catch (error) {
     if (signal.aborted) throw error;
@@ -167,8 +168,8 @@ function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
 const seg = encodeURIComponent;
 
 /**
- * The feed route's query parameters, spelled as the worker reads them (worker/README.md "Public API"). Anything left out (or
- * empty) takes the worker's default.
+ * The feed route's query parameters, spelled as the worker reads them (worker/docs/public-api.md). Anything left out
+ * (or empty) takes the worker's default.
  */
 export interface FeedQuery {
   /** 1-1000. */

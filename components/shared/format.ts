@@ -2,7 +2,7 @@
  * Numbers, durations and dates in the page's language: the closest `[lang]` ancestor (crossing shadow roots), then
  * the document's `lang`, then the browser's. On the server (Lit SSR), which has no document around the element: the
  * element's own `lang`, else English, which the browser's first render must match to hydrate
- * (components/docs/server-rendering.md, "Server-side rendering").
+ * (components/docs/server-rendering.md, "Server-side rendering (Lit SSR)").
  */
 export function pageLang(node: Node): string {
   // Up through the elements (from a shadow root to its host) to the document, which has no `getAttribute`. On the

@@ -1,6 +1,6 @@
 /**
  * The operator console (`<reel-console>`, components/console/) against a fake /admin API that follows the contract
- * (/work/notes/console-contract.md, issue 26): sessions with a CSRF value, metrics with known numbers, keys, the audit
+ * (/work/notes/console-contract.md): sessions with a CSRF value, metrics with known numbers, keys, the audit
  * trail, purge, the configuration with warnings. The console is not part of the embed, so it is imported from source
  * in both modes (REELGATE_TEST_BUNDLE=1 swaps only the embed's elements for the bundle).
  */

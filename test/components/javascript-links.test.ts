@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 5: `javascript:` links are rendered. A catalog permalink (or a playlist's link) of any other scheme
+ * `javascript:` links are never rendered. A catalog permalink (or a playlist's link) of any other scheme
  * than http(s) never reaches what the elements expose to the page (`items`, `feed`, `mediaItem`, the events' `item`),
  * whatever worker answered (an `endpoint` may name another one, or an older worker), and no element renders it as a
  * link. The worker's own half is test/worker/embed-hardening.test.ts.
@@ -26,7 +26,7 @@ function urls(el: Element): string[] {
     .map((name) => node.getAttribute(name)).filter((value): value is string => value !== null));
 }
 
-describe('issue 22 item 5: `javascript:` links are rendered', () => {
+describe('`javascript:` links are never rendered', () => {
   let worker: FakeWorker;
   beforeEach(() => {
     worker = new FakeWorker().install();

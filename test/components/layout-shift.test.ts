@@ -1,5 +1,5 @@
 /**
- * Issue 14: the elements contribute no layout shift. Each one is mounted above a paragraph, walked through its
+ * The elements contribute no layout shift. Each one is mounted above a paragraph, walked through its
  * states with held answers (a frame painted between steps), and the page's `layout-shift` entries since mounting
  * (less those right after input, as CLS counts them) must add up to exactly 0.
  */
@@ -82,7 +82,7 @@ const LONG = media('m1', {
     + 'them: who is in it, where it was filmed, and why it matters to the reader of this article.',
 });
 
-describe('layout shift (issue 14)', () => {
+describe('layout shift: the elements contribute none', () => {
   let worker: FakeWorker;
   beforeEach(() => {
     worker = new FakeWorker().install();

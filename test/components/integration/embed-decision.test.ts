@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 4: any website could read a visitor's geo decision through the embed pages. This page is another
+ * No website can read a visitor's geo decision through the embed pages (it once could). This page is another
  * origin than the worker's (the test server against the real worker): it frames the same gated media (and a gated
  * playlist) once as an allowed visitor and once as a refused one, listens to every `reelgate:resize` message the two
  * frames post, as any parent may, and cannot tell them apart: the same heights, in the same order, at every width it
@@ -54,7 +54,7 @@ function loadEvent(tag: string, set: (element: HTMLElement) => void): Promise<st
 /** Lets the frames post whatever they would after a change: a few frames of the page, and a worker round trip. */
 const quiet = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
-describe('issue 22 item 4: a page on another origin cannot tell a refused embed from an allowed one', () => {
+describe('a page on another origin cannot tell a refused embed from an allowed one', () => {
   let worker: string;
   const heard = new Map<MessageEventSource, number[]>();
   const listen = (event: MessageEvent) => {

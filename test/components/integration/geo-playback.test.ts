@@ -94,7 +94,7 @@ describe('geo-bound playback against the real worker', () => {
     const player = wrapper.querySelector('reel-player')!;
     await untilState(player, 'complete');
     const video = $(player, 'video') as HTMLVideoElement;
-    // HLS through MSE (issue 23): hls.js asks for the master, variants and segments, all playback URLs of this worker.
+    // HLS through MSE: hls.js asks for the master, variants and segments, all playback URLs of this worker.
     expect(player.engine).to.equal('mse');
     expect(new URL(video.getAttribute('poster')!).pathname).to.equal(media.poster);
     const track = video.querySelector('track')!;

@@ -1,9 +1,10 @@
 /**
- * Embedding without scripts, end to end (issue 14, item 6): a media URL and a playlist URL are asked of /oembed (as a
- * CMS's server would, here through the test server's proxy), the `html` it returns is put into this page as a CMS
- * would, and the iframe shows a working player / a shelf with cards from the real worker, and takes the height the
- * embed page reports: its layout's, from its width alone (issue 22, item 4), never measured from what it shows. The iframe is cross-origin (the worker's own address), so what it shows is read through the
- * browser's DevTools connection (web-test-runner.config.mjs, `reelgate-frame`). Ids are the sandbox's seed.
+ * Embedding without scripts, end to end: a media URL and a playlist URL are asked of /oembed (as a CMS's server would,
+ * here through the test server's proxy), the `html` it returns is put into this page as a CMS would, and the iframe
+ * shows a working player / a shelf with cards from the real worker, and takes the height the embed page reports: its
+ * layout's, from its width alone (so a parent cannot tell a refused embed from an allowed one), never measured from
+ * what it shows. The iframe is cross-origin (the worker's own address), so what it shows is read through the browser's
+ * DevTools connection (web-test-runner.config.mjs, `reelgate-frame`). Ids are the sandbox's seed.
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';

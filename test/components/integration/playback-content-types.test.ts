@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 1, in real Chromium: "Playback URLs serve any content type on the worker's own origin (stored XSS)".
+ * Playback URLs never run an attacker's content on the worker's own origin (no stored XSS), in real Chromium.
  * An attacker with write access makes an `external` media of the gated europe site whose source is an HLS master in
  * a folder it controls (the sandbox's /cdn/hostile/, demo/sandbox/hostile-folder.ts): beside a real playlist it holds
  * a web page whose scripts (inline, and `evil.js` beside it) mark this page when they run, an SVG with a script, and a
@@ -85,7 +85,7 @@ function script(src: string): Promise<boolean> {
   });
 }
 
-describe('issue 22, item 1: playback URLs serve any content type on the worker\'s own origin (stored XSS)', () => {
+describe('playback URLs run no content of any type on the worker\'s own origin (no stored XSS)', () => {
   let folder: string;
   const title = document.title;
   before(async function () {

@@ -1,5 +1,5 @@
 /**
- * `<reel-player>`'s playback engine and kit in real Chromium against the real worker and sandbox (issue 23): HLS plays
+ * `<reel-player>`'s playback engine and kit in real Chromium against the real worker and sandbox: HLS plays
  * through MSE (hls.js), adapts when the network is throttled (DevTools throttling, the `reelgate-throttle` command of
  * web-test-runner.config.mjs), says when it stalls (its segment requests held: the `reelgate-hold` command there),
  * survives its playback URLs expiring mid-play; chapters, preview thumbnails, up next and the playback events. Media are

@@ -1,11 +1,12 @@
 /**
- * Sealed origin (issue 25) in real Chromium against the real worker and sandbox (test/run-browser-tests.mjs, DEV_MODE
- * on). The sandbox's signing site enforces URL token signing: its delivery host (the sandbox's own origin) answers 403
- * to a file or picture URL that is unsigned, wrongly signed or expired. The worker, configured with `url_signing` for
- * that site (wrangler.toml), signs every platform URL it hands out about content under no policy. Here every element
- * works for an allowed visitor all the same: the shelf's pictures, the player (MP4, HLS, poster, captions,
- * storyboard), the player configuration, the server-rendered demo page, oEmbed; URLs asked to expire do; and the same
- * files asked for without a signature are refused; and a signed URL that expires mid-play is renewed unnoticed.
+ * Sealed origin (signed delivery URLs) in real Chromium against the real worker and sandbox
+ * (test/run-browser-tests.mjs, DEV_MODE on). The sandbox's signing site enforces URL token signing: its delivery host
+ * (the sandbox's own origin) answers 403 to a file or picture URL that is unsigned, wrongly signed or expired. The
+ * worker, configured with `url_signing` for that site (wrangler.toml), signs every platform URL it hands out about
+ * content under no policy. Here every element works for an allowed visitor all the same: the shelf's pictures, the
+ * player (MP4, HLS, poster, captions, storyboard), the player configuration, the server-rendered demo page, oEmbed;
+ * URLs asked to expire do; and the same files asked for without a signature are refused; and a signed URL that expires
+ * mid-play is renewed unnoticed.
  *
  * Ids come from the sandbox's /_sandbox/catalog (forwarded by the test server); which media play HLS or MP4 only, or
  * carry captions, from the worker's own answers. What the browser's network did (statuses a page cannot read: a media
@@ -24,7 +25,7 @@ const SITE = 'nvsLN98U';
 /** The worker's demo page (`/`), through the test server (web-test-runner.config.mjs): it sends no CORS headers. */
 const DEMO_PAGE = '/__reelgate-test/worker/';
 const HLS = 'application/vnd.apple.mpegurl';
-/** What the worker promises (worker/README.md, "Sealed origin"): expiries at least an hour away, on 5-minute windows. */
+/** What the worker promises (worker/docs/sealed-origin.md): expiries at least an hour away, on 5-minute windows. */
 const LIFETIME_SECONDS = 3600;
 const WINDOW_SECONDS = 300;
 /** Slack for the time between the worker's answer and this check (a feed page is held rendered within its window). */
