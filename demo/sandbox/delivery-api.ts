@@ -320,8 +320,10 @@ function ordered(media: Media[], sort: string, plays: PlayCounts): Media[] {
 
 /** The words of a search phrase, lower-cased: single words, and phrases in double quotes (straight or curly). */
 function searchWords(phrase: string): string[] {
+  // A word's own punctuation stays (`beginner's`); what only touches it goes (`iceland:`, `guide?`), as a search
+  // engine's tokenizer drops it.
   const words = [...phrase.matchAll(/["\u201c\u201d]([^"\u201c\u201d]*)["\u201c\u201d]?|([^\s"\u201c\u201d]+)/g)]
-    .map((m) => (m[1] ?? m[2] ?? '').trim().toLowerCase()).filter(Boolean);
+    .map((m) => (m[1] ?? m[2] ?? '').trim().replace(/^\p{P}+|\p{P}+$/gu, '').toLowerCase()).filter(Boolean);
   return [...new Set(words)];
 }
 

@@ -165,6 +165,13 @@ describe('GET /api/sites/:site/playlists/:playlist', () => {
     const byTitle = await feed(SITE, art.id, `?search=${encodeURIComponent(title)}`);
     expect(byTitle.items.length).toBeGreaterThan(0);
     expect(byTitle.items.map((i) => i.id)).toEqual(await deliveredIds(art.id, { search: title.toLowerCase() }));
+    // A page's title as document.title reads it, punctuation and all: matched by its words.
+    const punctuated = `“${title}”: what to know?`;
+    const byPageTitle = await feed(SITE, art.id, `?search=${encodeURIComponent(punctuated)}`);
+    expect(byPageTitle.items.length).toBeGreaterThan(0);
+    expect(byPageTitle.items.map((i) => i.id)).toEqual(await deliveredIds(art.id, { search: punctuated.toLowerCase() }));
+    // Symbols are no words: refused, never sent on.
+    await expectError(await api(`/api/sites/${SITE}/playlists/${art.id}?search=${encodeURIComponent('<b>news</b>')}`), 400, 'invalid_request');
     const travel = await feed(SITE, art.id, '?tags=travel');
     expect(travel.items.length).toBeGreaterThan(0);
     expect(travel.items.map((i) => i.id)).toEqual(await deliveredIds(art.id, { search: 'travel' }));

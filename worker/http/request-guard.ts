@@ -84,15 +84,16 @@ export function intParam(value: string | undefined, name: string, fallback: numb
 
 /** Comma-separated tags: at most 10, each 1-64 characters of letters, digits, space, `_`, `-`, `.`. */
 /**
- * A search feed's phrase (or an article's title): 1-100 letters, digits, spaces and common punctuation, with at least
- * one letter or digit (the platform matches words, and refuses a phrase of none), spaces collapsed and lower-cased
- * (the search is case-insensitive, so `Lisbon` and `lisbon` are one cache entry).
+ * A search feed's phrase (or an article's title, as a page's `document.title` reads: colons, question marks, quotes):
+ * 1-100 letters, marks, digits, punctuation and spaces, with at least one letter or digit (the platform matches words,
+ * and refuses a phrase of none), spaces collapsed and lower-cased (the search is case-insensitive, so `Lisbon` and
+ * `lisbon` are one cache entry). Symbols (`<`, `+`, `$`, `|` …) and control characters are refused.
  */
 export function searchParam(value: string | undefined): string | null {
   if (value === undefined) return null;
   const phrase = value.trim().replace(/\s+/g, ' ').toLowerCase();
-  if (!/^[\p{L}\p{N} _.,'&-]{1,100}$/u.test(phrase) || !/[\p{L}\p{N}]/u.test(phrase)) {
-    throw invalidRequest('"search" must be 1 to 100 letters, digits, spaces or _ . , \' & -, with at least one letter or digit.');
+  if (!/^[\p{L}\p{M}\p{N}\p{P} ]{1,100}$/u.test(phrase) || !/[\p{L}\p{N}]/u.test(phrase)) {
+    throw invalidRequest('"search" must be 1 to 100 letters, digits, punctuation or spaces, with at least one letter or digit.');
   }
   return phrase;
 }
