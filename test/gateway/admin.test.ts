@@ -1,6 +1,6 @@
 // The admin API: the token check (constant-time, off without ADMIN_TOKEN), and keys created once, listed without
 // secrets, stored only as hashes, and revoked with immediate effect.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../worker/gateway/access-keys.ts';
 import { gatewayFetch } from '../../worker/gateway/router.ts';
@@ -27,7 +27,7 @@ describe('the admin token', () => {
 
   it('without ADMIN_TOKEN the admin API is off and says so', async () => {
     const response = await gatewayFetch(new Request('http://localhost/admin/keys', { headers: ADMIN }),
-      { ...env, ADMIN_TOKEN: undefined } as never);
+      { ...env, ADMIN_TOKEN: undefined } as never, createExecutionContext());
     await expectError(response, 403, 'admin_disabled');
   });
 

@@ -2,7 +2,7 @@
 // timestamp window, nonces accepted once, refusals with the v1 codes; the v1 filters (search, statuses_filter, any
 // result_offset) mapped onto v2, and the rate_limit object of v1 answers. The signer below follows the v1 clients, not
 // the worker's code.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { gatewayFetch } from '../../worker/gateway/router.ts';
 import { pagePlan } from '../../worker/gateway/v1/v1-routes.ts';
@@ -72,10 +72,10 @@ describe('v1 secrets', () => {
   it('without V1_SIGNING_SECRET signed calls are refused and no v1 secret is issued', async () => {
     const key = await createKey(['read'], [SITE]);
     const off = { ...env, V1_SIGNING_SECRET: undefined } as never;
-    const call = await gatewayFetch(new Request(`http://localhost/v1/players/list?${await sign({}, key.id, key.v1Secret)}`), off);
+    const call = await gatewayFetch(new Request(`http://localhost/v1/players/list?${await sign({}, key.id, key.v1Secret)}`), off, createExecutionContext());
     expect(call.status).toBe(401);
     expect(await call.json()).toMatchObject({ code: 'ApiKeyInvalid' });
-    const issue = await gatewayFetch(new Request(`http://localhost/admin/keys/${key.id}/v1_secret`, { method: 'POST', headers: ADMIN }), off);
+    const issue = await gatewayFetch(new Request(`http://localhost/admin/keys/${key.id}/v1_secret`, { method: 'POST', headers: ADMIN }), off, createExecutionContext());
     expect(issue.status).toBe(409);
   });
 });

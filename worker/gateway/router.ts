@@ -7,7 +7,9 @@
  */
 import { Router, type IRequest } from 'itty-router';
 import { errorResponse } from '../http/errors.ts';
+import { RequestContext } from '../http/context.ts';
 import { rawTarget } from '../http/paths.ts';
+import { requestConfig } from '../http/request-config.ts';
 import type { Env } from '../env.ts';
 import { adminRouter } from './admin/router.ts';
 import { V2_ERRORS } from './errors.ts';
@@ -20,8 +22,17 @@ export function rawPath(url: string): string {
   return rawTarget(url).path;
 }
 
-/** The gateway's mounts; a refusal is the v2 error body, but the v1 shape for a call under `/v1/`. */
-export const gateway = Router<IRequest, [Env]>({
+/**
+ * The gateway's mounts. Each request gets the context a public request gets (http/context.ts: the request, env,
+ * execution context and the configuration read once for it); a refusal is the v2 error body, but the v1 shape for a
+ * call under `/v1/`.
+ */
+export const gateway = Router<IRequest, [Env, ExecutionContext]>({
+  before: [
+    (request, env, ctx) => {
+      request.context = new RequestContext(request, env, ctx, requestConfig(request, env));
+    },
+  ],
   catch: (error, request) => errorResponse(error, rawPath(request.url).startsWith('/v1/') ? V1_ERRORS : V2_ERRORS),
 })
   .all('/v1/*', v1Router.fetch)
@@ -29,4 +40,4 @@ export const gateway = Router<IRequest, [Env]>({
   .all('/v2/*', v2Router.fetch);
 
 /** The gateway alone, without the front door's headers (tests that call it with an env of their own). */
-export const gatewayFetch = (request: Request, env: Env): Promise<Response> => gateway.fetch(request, env);
+export const gatewayFetch = (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => gateway.fetch(request, env, ctx);

@@ -1,7 +1,6 @@
 /** `GET /admin/audit`: the audit trail of gateway calls, a page at a time, narrowed by key, site, status and time. */
-import type { IRequest } from 'itty-router';
 import { SITE_ID } from '../../config.ts';
-import type { Env } from '../../env.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { noStoreJson } from '../../http/respond.ts';
 import { AuditLog, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE, type StatusFilter } from '../audit.ts';
 import { gatewayDb } from '../db.ts';
@@ -35,7 +34,7 @@ function readStatus(text: string): StatusFilter {
   return match[2]!.toLowerCase() === 'xx' ? { from: hundreds, below: hundreds + 100 } : { exact: Number(text) };
 }
 
-export async function auditRoute(request: IRequest, env: Env): Promise<Response> {
+export async function auditRoute({ request, env }: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   if (request.method !== 'GET') throw methodNotAllowed(['GET']);
   onlyParams(url, ['limit', 'cursor', 'key_id', 'site', 'status', 'since', 'until']);

@@ -3,8 +3,7 @@
  * `minutes` per minute, default 60, at most 1,440) and for a scraper (`Accept: application/openmetrics-text` or
  * `?format=openmetrics`: the totals since the store began, as OpenMetrics counters).
  */
-import type { Config } from '../../config.ts';
-import type { Env } from '../../env.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { noStoreJson } from '../../http/respond.ts';
 import { MAX_WINDOW_MINUTES, flushNow, metricsStub, metricsView, openMetricsText, OPENMETRICS_TYPE } from '../../metrics/index.ts';
 import { invalid, methodNotAllowed } from '../errors.ts';
@@ -17,7 +16,8 @@ function wantsOpenMetrics(request: Request, format: string | null): boolean {
   return /application\/openmetrics-text|text\/plain/.test(accept) && !accept.includes('application/json');
 }
 
-export async function metricsRoute(request: Request, env: Env, url: URL, config: Config): Promise<Response> {
+export async function metricsRoute({ request, env, config }: RequestContext): Promise<Response> {
+  const url = new URL(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
   for (const name of url.searchParams.keys()) {
     if (name !== 'minutes' && name !== 'format') throw invalid('Unknown query parameter; this route accepts minutes, format.');

@@ -2,12 +2,10 @@
  * `POST /admin/purge`: deletes a site's cached answers (a playlist's feeds, a media and the feeds it may be in, a
  * player, or everything of the site), at once, in this isolate and in KV.
  */
-import type { IRequest } from 'itty-router';
 import { invalidate } from '../../cache/index.ts';
 import { cacheKeys, cachePrefixes } from '../../catalog/index.ts';
 import { RESOURCE_ID, SITE_ID, type Config } from '../../config.ts';
-import type { Env } from '../../env.ts';
-import { requestConfig } from '../../http/request-config.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { noStoreJson } from '../../http/respond.ts';
 import { invalid, methodNotAllowed } from '../errors.ts';
 import { onlyParams, readJson } from './request.ts';
@@ -49,10 +47,10 @@ function purgeTargets(site: string, scope: PurgeScope, id: string | null): { key
   }
 }
 
-export async function purgeRoute(request: IRequest, env: Env): Promise<Response> {
+export async function purgeRoute({ request, env, config }: RequestContext): Promise<Response> {
   onlyParams(new URL(request.url), []);
   if (request.method !== 'POST') throw methodNotAllowed(['POST']);
-  const { site, scope, id } = readPurge(requestConfig(request, env), await readJson(request));
+  const { site, scope, id } = readPurge(config, await readJson(request));
   const removed = await invalidate(env.CACHE, purgeTargets(site, scope, id));
   return noStoreJson({ site, scope, id, removed });
 }

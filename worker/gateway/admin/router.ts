@@ -9,8 +9,9 @@
 import { Router, type IRequest } from 'itty-router';
 import type { Env } from '../../env.ts';
 import { rawTarget } from '../../http/paths.ts';
-import { requestConfig } from '../../http/request-config.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { gatewayNotFound } from '../errors.ts';
+import type { GatewayRequest } from '../gateway-request.ts';
 import { auditRoute } from './audit.ts';
 import { requireAdmin } from './auth.ts';
 import { configRoute } from './config.ts';
@@ -21,17 +22,25 @@ import { purgeRoute } from './purge.ts';
 import { sessionRoute } from './session.ts';
 import { urlSigningRoute } from './url-signing.ts';
 
-type AdminHandler = (request: IRequest, env: Env) => Promise<Response>;
+/** An admin route: what it is asked, in the same context a public request travels in (gateway/router.ts builds it). */
+type AdminHandler = (c: RequestContext) => Promise<Response>;
 
-/** An admin API route: the admin token or a console session first. */
-const admin = (handler: AdminHandler): AdminHandler => async (request, env) => {
-  await requireAdmin(request, env.ADMIN_TOKEN);
-  return handler(request, env);
+/** The context the gateway built for the request, with this route's parameters. */
+const route = (handler: AdminHandler) => (request: IRequest) => {
+  const c = (request as GatewayRequest).context;
+  c.params = request.params;
+  return handler(c);
 };
 
-export const adminRouter = Router<IRequest, [Env]>({ base: '/admin' })
-  .all('/session', sessionRoute)
-  .all('/metrics', admin((request, env) => metricsRoute(request, env, new URL(request.url), requestConfig(request, env))))
+/** An admin API route: the admin token or a console session first. */
+const admin = (handler: AdminHandler) => route(async (c) => {
+  await requireAdmin(c.request, c.env.ADMIN_TOKEN);
+  return handler(c);
+});
+
+export const adminRouter = Router<IRequest, [Env, ExecutionContext]>({ base: '/admin' })
+  .all('/session', route(sessionRoute))
+  .all('/metrics', admin(metricsRoute))
   .all('/keys', admin(keysRoute))
   .all('/keys/:id', admin(keyRoute))
   .all('/keys/:id/v1_secret', admin(v1SecretRoute))
@@ -39,9 +48,9 @@ export const adminRouter = Router<IRequest, [Env]>({ base: '/admin' })
   .all('/sites/:site/url-signing', admin(urlSigningRoute))
   .all('/purge', admin(purgeRoute))
   .all('/config', admin(configRoute))
-  .all('*', async (request: IRequest, env: Env) => {
+  .all('*', route(async ({ request, env }) => {
     const page = consolePage(rawTarget(request.url).path);
     if (page !== null) return serveConsole(request, env, page);
     await requireAdmin(request, env.ADMIN_TOKEN);
     throw gatewayNotFound();
-  });
+  }));

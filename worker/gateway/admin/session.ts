@@ -2,8 +2,8 @@
  * `/admin/session`: the console's sign-in (POST the admin token, get a session cookie and its CSRF token), the
  * session's state (GET), and signing out (DELETE). Sign-ins are limited per address (sessions.ts `SignInLimiter`).
  */
-import type { IRequest } from 'itty-router';
 import type { Env } from '../../env.ts';
+import type { RequestContext } from '../../http/context.ts';
 import { errorBody } from '../../http/errors.ts';
 import { noStoreJson } from '../../http/respond.ts';
 import { gatewayDb } from '../db.ts';
@@ -40,7 +40,7 @@ async function signIn(request: Request, env: Env, adminToken: string): Promise<R
   return noStoreJson({ expires_at: iso(session.expiresAt), csrf: session.csrf }, 201, { 'set-cookie': sessionCookie(session) });
 }
 
-export async function sessionRoute(request: IRequest, env: Env): Promise<Response> {
+export async function sessionRoute({ request, env }: RequestContext): Promise<Response> {
   const adminToken = env.ADMIN_TOKEN;
   if (!adminToken) throw adminDisabled();
   onlyParams(new URL(request.url), []);
