@@ -314,7 +314,9 @@ describe('the upstream limit still holds', () => {
     const s = await stats();
     expect(s.total).toBeLessThanOrEqual(10 + Math.ceil(elapsedMinutes * 50));
     expect(s.rate_limited).toBe(0);
-    expect(statuses.every((status) => [200, 404, 429].includes(status))).toBe(true);
+    // A media, a "not found", an honest 429, or 451: the ids include members of the site's bound playlists, which
+    // these visitors' policies may refuse once the playlists are read (how soon depends on the budget's turns).
+    expect(statuses.filter((status) => ![200, 404, 429, 451].includes(status))).toEqual([]);
     const budget = await snapshot();
     // Each load was admitted whole, so each finished: every call made reached a visitor.
     expect(budget.served).toBe(budget.granted.v2 + budget.granted.geo);
