@@ -59,15 +59,25 @@ function readAddress(raw: string): Caller {
   return known;
 }
 
+/** Where a request keeps the caller it names, per reading of DEV_MODE (the same request read under another env). */
+const READ = Symbol('reelgate.caller');
+type Reader = Request & { [READ]?: { dev?: Caller; live?: Caller } };
+
 /**
- * The caller a request names: three header reads, then the reading of that address, kept per address (`readings`),
- * so asking again in the same request costs no parse and no table keyed by request.
+ * The caller a request names, read once per request (the headers, the render token's check, the address's reading)
+ * and kept on the request itself: the location, the budget's turn, the abuse limit and playback all ask.
  */
 function caller(request: Request, env: CallerEnv): Caller {
   const dev = devMode(env);
+  const held = ((request as Reader)[READ] ??= {});
+  const known = dev ? held.dev : held.live;
+  if (known) return known;
   const raw = ((dev ? request.headers.get(DEV_IP_HEADER) : null) ?? forwardedVisitor(request, env) ??
     request.headers.get('cf-connecting-ip') ?? '').trim();
-  return readAddress(raw);
+  const read = readAddress(raw);
+  if (dev) held.dev = read;
+  else held.live = read;
+  return read;
 }
 
 /**
