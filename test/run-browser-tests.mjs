@@ -36,6 +36,10 @@ if (process.env.REELGATE_SKIP_INTEGRATION !== '1') {
       workerPort: Number(process.env.REELGATE_TEST_WORKER_PORT ?? 18787),
       sandboxPort: Number(process.env.REELGATE_TEST_SANDBOX_PORT ?? 18788),
       statePrefix: 'reelgate-wtr-',
+      // Every suite's page reaches the worker through the test server, so the whole run is one visitor to the
+      // per-visitor abuse limit: under the shipped 120 a minute, a fast machine trips it between files. The limit
+      // itself is proven by the worker and storm suites.
+      visitorLimit: 100_000,
     });
   } catch (error) {
     console.error(`test:components: ${error.message}`);

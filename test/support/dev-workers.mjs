@@ -8,7 +8,7 @@
 // Geo API and delivery. A suite is handed the addresses only once wrangler has said "Ready on" (so a server someone
 // else runs on a port can never be mistaken for ours) and both answer HTTP.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,10 +55,12 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * `label` prefixes what is printed; `workerPort`/`sandboxPort` are where the search for free ports starts, and the
  * inspector ports are searched from `inspectorPort` (default: worker port + 1100) on. `migrate` applies the gateway's
- * D1 migrations to the worker's state first.
+ * D1 migrations to the worker's state first. `visitorLimit` replaces the shipped per-visitor limit (wrangler.toml's
+ * VISITOR_LIMIT, 120 a minute) for a run whose every request comes from one address, the test server's: a copy of
+ * wrangler.toml with that one number changed, beside it (so its paths and .dev.vars hold), removed by `stop()`.
  */
 export async function startDevWorkers({ label, workerPort, sandboxPort, inspectorPort = workerPort + 1100,
-  statePrefix = 'reelgate-dev-', timeoutMs = 90_000, migrate = false }) {
+  statePrefix = 'reelgate-dev-', timeoutMs = 90_000, migrate = false, visitorLimit = null }) {
   const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
   const children = [];
   let stopping = false;
@@ -113,6 +115,16 @@ export async function startDevWorkers({ label, workerPort, sandboxPort, inspecto
     })));
     if (state) rmSync(state, { recursive: true, force: true });
     state = null;
+    if (workerConfig !== 'wrangler.toml') rmSync(at(workerConfig), { force: true });
+  }
+
+  let workerConfig = 'wrangler.toml';
+  if (visitorLimit !== null) {
+    const shipped = readFileSync(at('wrangler.toml'), 'utf8');
+    const limited = shipped.replace(/(name = "VISITOR_LIMIT"\n(?:.*\n)*?simple = \{ limit = )\d+/, `$1${visitorLimit}`);
+    if (limited === shipped) throw new Error('dev-workers: wrangler.toml has no VISITOR_LIMIT `simple = { limit = … }` to replace');
+    workerConfig = `.wrangler-test-${process.pid}.toml`;
+    writeFileSync(at(workerConfig), limited);
   }
 
   const vars = devVars();
@@ -139,7 +151,7 @@ export async function startDevWorkers({ label, workerPort, sandboxPort, inspecto
       throw new Error(`applying the gateway database migrations failed:\n${(applied.stdout + applied.stderr).slice(-1500)}`);
     }
   }
-  const worker = startWrangler('worker', ['dev', '--config', 'wrangler.toml', '--port', String(ports.worker),
+  const worker = startWrangler('worker', ['dev', '--config', workerConfig, '--port', String(ports.worker),
     '--ip', '127.0.0.1', '--inspector-port', String(workerInspector), '--persist-to', join(state, 'worker'),
     '--var', `API_BASE_URL:${sandboxUrl}`, '--var', `GEO_API_URL:${sandboxUrl}`, '--var', `DELIVERY_BASE_URL:${sandboxUrl}`,
     '--var', 'DEV_MODE:true', '--var', `API_SECRET:${vars.API_SECRET}`, '--var', `GEO_API_KEY:${vars.GEO_API_KEY}`,
