@@ -1,5 +1,6 @@
 // The options the embed bundle (dist/reelgate.js) is built with, shared by components/build.mjs and the bench's
 // embed section, so the bench weighs exactly what ships.
+import { readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -333,28 +334,58 @@ export const minifyAgain = {
 };
 
 /**
- * The player's lazily loaded chunks in the embed: the modules that load them (components/reel-player/chunks.ts, the
- * kit; components/reel-player/kit/hls-chunk.ts, hls.js) are swapped for ones importing the versioned files `names`
- * gives (`{ kit, hls }`, file names beside the bundle), resolved against the importing file's own URL, so they load
- * from wherever the bundle was loaded from.
+ * The embed's lazily loaded chunks: the modules that load them (components/reel-player/chunks.ts, the player's kit;
+ * components/reel-player/kit/hls-chunk.ts, hls.js; components/reel-player-config/panel-chunk.ts, the configuration
+ * panel; components/reel-geo-gate/refusal-chunk.ts, the gate's refusal; components/shared/i18n/packs.ts, the language
+ * packs) are swapped for ones importing the versioned files `names` gives (`{ kit, hls, panel, refusal, lang: { hash,
+ * languages } }`, files beside the bundle), resolved against the
+ * importing file's own URL, so they load from wherever the bundle was loaded from.
  */
 export function chunkModules(names) {
+  const packs = names.lang && {
+    file: /[\\/]components[\\/]shared[\\/]i18n[\\/]packs\.ts$/,
+    contents: packsModule(names.lang),
+  };
   const loaders = [
     { file: /[\\/]components[\\/]reel-player[\\/]chunks\.ts$/, name: 'loadKit', chunk: names.kit },
     { file: /[\\/]components[\\/]reel-player[\\/]kit[\\/]hls-chunk\.ts$/, name: 'loadHls', chunk: names.hls },
+    { file: /[\\/]components[\\/]reel-player-config[\\/]panel-chunk\.ts$/, name: 'loadPanel', chunk: names.panel,
+      also: 'export const panelStyles = [];' },
+    { file: /[\\/]components[\\/]reel-geo-gate[\\/]refusal-chunk\.ts$/, name: 'loadRefusal', chunk: names.refusal },
   ];
   return {
     name: 'reelgate-chunk-modules',
     setup(build) {
-      for (const { file, name, chunk } of loaders) {
+      if (packs) build.onLoad({ filter: packs.file }, () => ({ loader: 'js', contents: packs.contents }));
+      for (const { file, name, chunk, also = '' } of loaders) {
         build.onLoad({ filter: file }, () => {
           if (!chunk) throw new Error(`reelgate-chunk-modules: no file name for ${name}'s chunk`);
           return { loader: 'js',
-            contents: `export const ${name} = () => import(new URL(${JSON.stringify(`./${chunk}`)}, import.meta.url).href);` };
+            contents: `export const ${name} = () => import(new URL(${JSON.stringify(`./${chunk}`)}, import.meta.url).href);${also}` };
         });
       }
     },
   };
+}
+
+/**
+ * The language packs (components/shared/i18n/packs/<language>.ts), by language: what the embed build makes a chunk
+ * of each, `reelgate-lang-<language>.<hash>.js`, one hash for the set (so the bundle names them all with one).
+ */
+export function packLanguages() {
+  return readdirSync(join(root, 'components/shared/i18n/packs')).filter((name) => name.endsWith('.ts'))
+    .map((name) => name.slice(0, -3)).sort();
+}
+export const packFile = (language, hash) => `reelgate-lang-${language}.${hash}.js`;
+export const packOptions = (language) => ({
+  ...SHIPPED, entryPoints: [join(root, `components/shared/i18n/packs/${language}.ts`)],
+});
+
+/** The module the embed swaps components/shared/i18n/packs.ts for: each pack loaded from its file beside the bundle. */
+function packsModule({ hash, languages }) {
+  return `export const PACK_LANGUAGES = ${JSON.stringify(languages)};\n` +
+    `export const loadPack = (l) => import(new URL(\`./reelgate-lang-\${l}.${hash}.js\`, import.meta.url).href)` +
+    '.then((m) => m.default);';
 }
 
 /** What every file the embed ships is built with: one minified ES module each, kept in memory (see minifyAgain). */
@@ -380,6 +411,31 @@ export const kitOptions = (hlsFile) => ({
   plugins: [chunkModules({ hls: hlsFile }), minifyTemplates, minifyAgain],
 });
 
+/**
+ * An element's lazily loaded part, as its own file: the player configuration's panel
+ * (components/reel-player-config/panel.ts) or the gate's refusal (components/reel-geo-gate/refusal.ts). Neither imports
+ * Lit or the catalogue: the element hands them its `html` and its words.
+ */
+export const partOptions = (entry) => ({
+  ...SHIPPED,
+  entryPoints: [join(root, entry)],
+  mangleProps: /^_[a-z]/,
+  plugins: [minifyTemplates, stylesAsText, minifyAgain],
+});
+
+/**
+ * In a part's chunk, its styles stay text (`unsafeCSS` gives back its string): the element makes them a stylesheet with
+ * its own Lit, so the chunk carries none.
+ */
+const stylesAsText = {
+  name: 'reelgate-styles-as-text',
+  setup(build) {
+    build.onResolve({ filter: /^lit$/ }, () => ({ path: 'lit', namespace: 'reelgate-styles-as-text' }));
+    build.onLoad({ filter: /.*/, namespace: 'reelgate-styles-as-text' },
+      () => ({ loader: 'js', contents: 'export const unsafeCSS = (text) => text;' }));
+  },
+};
+
 /** hls.js behind the player's MSE engine (components/reel-player/kit/hls-engine.ts), as its own file. */
 export const hlsOptions = { ...SHIPPED, entryPoints: [join(root, 'components/reel-player/kit/hls-engine.ts')] };
 
@@ -387,7 +443,11 @@ export const hlsOptions = { ...SHIPPED, entryPoints: [join(root, 'components/ree
  * The embed bundle's plugins, given the names of the player's chunk files (components/build.mjs builds those first).
  * Without names, placeholders of the same length: what the bench and the build tests weigh is the same size.
  */
-export function embedPlugins(names = { kit: 'reelgate-kit.000000000000.js', hls: 'reelgate-hls.000000000000.js' }) {
+export function embedPlugins(names = {
+  kit: 'reelgate-kit.000000000000.js', hls: 'reelgate-hls.000000000000.js', panel: 'reelgate-panel.000000000000.js',
+  refusal: 'reelgate-refusal.000000000000.js',
+  lang: { hash: '000000000000', languages: packLanguages() },
+}) {
   return [chunkModules(names), minifyTemplates, trimLit, minifyAgain];
 }
 

@@ -18,7 +18,10 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, w
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { embedOptions, embedPlugins, hlsOptions, kitOptions, minifyAgain, minifyTemplates } from './build-options.mjs';
+import {
+  embedOptions, embedPlugins, hlsOptions, kitOptions, minifyAgain, minifyTemplates, packFile, packLanguages, packOptions,
+  partOptions,
+} from './build-options.mjs';
 import { writeFrameworkTypes } from './framework-types.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,7 +30,7 @@ const at = (...parts) => join(root, ...parts);
 
 mkdirSync(dist, { recursive: true });
 for (const name of readdirSync(dist)) {
-  if (/^reelgate(-kit|-hls)?\..+\.js$/.test(name) || ['lib', 'types', 'server'].includes(name)) rmSync(join(dist, name), { recursive: true, force: true });
+  if (/^reelgate(-kit|-hls|-panel|-refusal|-lang-[\w-]+)?\..+\.js$/.test(name) || ['lib', 'types', 'server'].includes(name)) rmSync(join(dist, name), { recursive: true, force: true });
 }
 
 const common = {
@@ -53,10 +56,27 @@ async function chunk(prefix, options) {
 }
 const hlsChunk = await chunk('reelgate-hls', hlsOptions);
 const kitChunk = await chunk('reelgate-kit', kitOptions(hlsChunk.file));
+const panelChunk = await chunk('reelgate-panel', partOptions('components/reel-player-config/panel.ts'));
+const refusalChunk = await chunk('reelgate-refusal', partOptions('components/reel-geo-gate/refusal.ts'));
+
+// The language packs: one chunk each, all named with one hash of the whole set, so the bundle knows every name from it.
+const packs = await Promise.all(packLanguages().map(async (language) => {
+  const out = await build({ ...packOptions(language), logLevel: 'warning', outfile: join(dist, `${language}.js`) });
+  return { language, bytes: out.outputFiles[0].contents };
+}));
+const packHash = contentHash(Buffer.concat(packs.flatMap(({ language, bytes }) => [Buffer.from(`${language}\n`), bytes])));
+const packChunks = packs.map(({ language, bytes }) => {
+  const file = packFile(language, packHash);
+  writeFileSync(join(dist, file), bytes);
+  return { file, bytes };
+});
 
 const embed = await build({
   ...embedOptions,
-  plugins: embedPlugins({ kit: kitChunk.file, hls: hlsChunk.file }),
+  plugins: embedPlugins({
+    kit: kitChunk.file, hls: hlsChunk.file, panel: panelChunk.file, refusal: refusalChunk.file,
+    lang: { hash: packHash, languages: packs.map((p) => p.language) },
+  }),
   logLevel: 'warning',
   write: false,
   outfile: join(dist, 'reelgate.js'),
@@ -163,15 +183,20 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const gz = gzipSync(code, { level: 9 }).length;
 console.log(`build: dist/reelgate.js ${kb(code.length)} min, ${kb(gz)} min+gzip = ${gz} B (core embed goal 16,384 B); ` +
   `versioned copy reelgate.${hash}.js`);
-for (const { file, bytes } of [kitChunk, hlsChunk]) {
-  console.log(`build: dist/${file} ${kb(bytes.length)} min, ${kb(gzipSync(bytes, { level: 9 }).length)} min+gzip (loaded only by players that need it)`);
+const loadedBy = new Map([[kitChunk, 'players that need it'], [hlsChunk, 'players that need it'],
+  [panelChunk, 'configuration panels'], [refusalChunk, 'gates, as they ask']]);
+for (const [{ file, bytes }, by] of loadedBy) {
+  console.log(`build: dist/${file} ${kb(bytes.length)} min, ${kb(gzipSync(bytes, { level: 9 }).length)} min+gzip (loaded only by ${by})`);
 }
+const packSizes = packChunks.map(({ bytes }) => gzipSync(bytes, { level: 9 }).length);
+console.log(`build: ${packChunks.length} language packs, dist/${packFile('<language>', packHash)}, ` +
+  `${kb(Math.min(...packSizes))}–${kb(Math.max(...packSizes))} min+gzip each (loaded only by a page in that language)`);
 // The recommended embed pins the versioned copy with Subresource Integrity (components/README.md, "Embedding details", Content-Security-Policy), and
 // its chunks too: a dynamic import() cannot carry an integrity attribute, so an import map's `integrity` section
 // (Chrome 127+, Safari 18+, Firefox 138+) gives theirs, keyed by their URLs. Without it (older browsers) the chunks
 // load unpinned from the same worker, still versioned by content.
 const tag = (origin) => `<script type="importmap">${JSON.stringify({ integrity: Object.fromEntries(
-  [kitChunk, hlsChunk].map(({ file, bytes }) => [`${origin}/embed/${file}`, sri(bytes)])) })}</script>\n` +
+  [kitChunk, hlsChunk, panelChunk, refusalChunk, ...packChunks].map(({ file, bytes }) => [`${origin}/embed/${file}`, sri(bytes)])) })}</script>\n` +
   `<script type="module" src="${origin}/embed/reelgate.${hash}.js" integrity="${sri(code)}" crossorigin="anonymous"></script>\n`;
 writeFileSync(join(dist, 'embed-tag.txt'), tag(''));
 console.log(`build: the pinned tag (dist/embed-tag.txt), for https://<your worker>:\n${tag('https://<your worker>')}`);

@@ -22,6 +22,7 @@ export { ReelApiError } from './shared/api.ts';
 export { playerOptions, describeConfig, type PlayerOptions } from './shared/setup-config.ts';
 export { pickPlayback, type PlaybackEngine } from './reel-player/pick-source.ts';
 export type { ReelgateSettings } from './shared/settings.ts';
+export { defineMessages, loadLanguage, type Message, type MessageId, type Messages } from './shared/i18n/localize.ts';
 export type {
   FeedItem, FeedResponse, GateReason, GateResponse, MediaResponse, MediaSource, MediaTrack, PlayerResponse,
 } from '../worker/contract/public-api.ts';

@@ -1,35 +1,26 @@
-/** Gate reasons in words a visitor understands, in the page's language for country names. */
+/**
+ * A gate decision's reason in the visitor's language. Why the gate could not decide is built in (it must be said even
+ * when the worker cannot be reached); why a location is refused comes with the refusal's chunk (refusal.ts).
+ */
 import type { GateDecisionReason } from '../shared/events.ts';
+import { lazyPart, localeOf, type Localized, msg } from '../shared/i18n/localize.ts';
+import { loadRefusal } from './refusal-chunk.ts';
 
-function countryName(code: string | null, lang: string): string | null {
-  if (!code) return null;
-  try {
-    return new Intl.DisplayNames(lang, { type: 'region' }).of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
-}
+/** The refusal's chunk; until it loads (or if it cannot), a location's reason is not said: the headline still is. */
+export const useRefusal = lazyPart(loadRefusal, (refusal) => refusal.refusalEnglish);
 
-export function describeReason(reason: GateDecisionReason, country: string | null, lang: string): string {
-  const where = countryName(country, lang);
-  switch (reason) {
-    case 'allowed':
-      return 'Available where you are.';
-    case 'country_denied':
-      return where ? `Not available in ${where}.` : 'Not available in your country.';
-    case 'country_not_allowed':
-      return `Only available in some countries${where ? `, and ${where} is not one of them` : ''}.`;
-    case 'continent_denied':
-      return `Not available in your part of the world${where ? ` (${where})` : ''}.`;
-    case 'continent_not_allowed':
-      return `Only available in some parts of the world${where ? `, not in ${where}` : ''}.`;
-    case 'proxy_denied':
-      return 'Not available through a VPN, proxy or anonymising network. Turn it off and reload the page.';
-    case 'location_unknown':
-      return 'We could not tell where you are, and this content is only shown where we can.';
-    case 'gate_unreachable':
-      return 'We could not check where you are just now. Please try again later.';
-    case 'gate_refused':
-      return 'The availability rules for this content could not be checked.';
+/**
+ * `reason` in words. A location's needs the refusal's chunk, asked for as the gate asked its question: until it is
+ * there (a server render given its decision, hydrating), nothing, in the two lines the reason keeps, and the gate
+ * renders again when it arrives.
+ */
+export function describeReason(host: Localized, reason: GateDecisionReason, country: string | null): string {
+  if (reason === 'gate_unreachable' || reason === 'gate_refused') return msg(host, reason);
+  const words = useRefusal();
+  if (words instanceof Promise) {
+    void words.then((loaded) => loaded && host.requestUpdate());
+    return '';
   }
+  return words.describeRefusal((id, values) => msg(host, id, values), localeOf(host),
+    reason as keyof typeof words.refusalEnglish, country);
 }

@@ -1,11 +1,12 @@
-import { html, LitElement, type PropertyDeclarations, nothing } from 'lit';
+import { html, type PropertyDeclarations, nothing } from 'lit';
 import type { GateResponse } from '../../worker/contract/public-api.ts';
 import { fetchGate, ReelApiError } from '../shared/api.ts';
 import { emit, type GateDecisionReason, ReelGateDecisionEvent } from '../shared/events.ts';
-import { pageLang } from '../shared/format.ts';
+import { msg } from '../shared/i18n/localize.ts';
 import { HELD, type Holder, IDLE, Load, reportError } from '../shared/load.ts';
+import { ReelElement } from '../shared/reel-element.ts';
 import { tokens } from '../shared/theme.ts';
-import { describeReason } from './reasons.ts';
+import { describeReason, useRefusal } from './reasons.ts';
 import { geoGateStyles } from './reel-geo-gate.styles.ts';
 
 export type GateState = 'idle' | 'pending' | 'allowed' | 'denied';
@@ -40,8 +41,9 @@ interface Decision {
  *
  * @slot - The gated content (shown when allowed; reelgate's elements in it wait for the decision). A `<template>` child
  *   is stamped here only when allowed.
- * @slot pending - Shown while asking (default: a spinner and "Checking availability…").
- * @slot denied - Shown when denied, above the reason (default: "This content isn't available where you are.").
+ * @slot pending - Shown while asking (default: a spinner and "Checking availability…", in the visitor's language).
+ * @slot denied - Shown when denied, above the reason (default: "This content isn't available where you are.", in the
+ *   visitor's language).
  *
  * @csspart pending - The default pending indicator.
  * @csspart denied - The box around the denied slot and the reason.
@@ -51,7 +53,7 @@ interface Decision {
  * @cssproperty --reel-color-accent - Spinner colour.
  * @cssproperty --reel-font - Font family.
  */
-export class ReelGeoGate extends LitElement implements Holder {
+export class ReelGeoGate extends ReelElement implements Holder {
   static override styles = [tokens, geoGateStyles];
   static override properties: PropertyDeclarations = {
     policy: {},
@@ -83,10 +85,13 @@ export class ReelGeoGate extends LitElement implements Holder {
   /** The block size reached while pending, kept once decided (px). */
   private _keep = 0;
 
+
   private readonly _gate = new Load(this, {
     args: () => [this.endpoint, this.policy, this.fail] as const,
     task: async ([endpoint, policy, fail], signal): Promise<Decision | typeof IDLE> => {
       if (!policy) return IDLE;
+      // The words of a refusal load beside the question, so they are there by the answer.
+      void useRefusal();
       try {
         const answer = await fetchGate(endpoint, policy, signal);
         return { allowed: answer.allowed === true, reason: answer.reason, country: answer.country };
@@ -152,7 +157,6 @@ export class ReelGeoGate extends LitElement implements Holder {
   }
 
   protected override render() {
-    const lang = pageLang(this);
     const state = this.state;
     if (state === 'idle') return nothing;
     const pending = state === 'pending';
@@ -160,13 +164,12 @@ export class ReelGeoGate extends LitElement implements Holder {
     return html`
       <div class="cell" .style=${`min-block-size:${this._keep}px`}>
         ${pending ? html`<div><slot name="pending"><div class="pending" part="pending" role="status"><span class="spinner"
-          aria-hidden="true"></span>Checking availability…</div></slot></div>` : nothing}
+          aria-hidden="true"></span>${msg(this, 'checking')}</div></slot></div>` : nothing}
         ${state !== 'denied' ? html`<div class=${pending ? 'off' : ''}><slot></slot></div>` : nothing}
         ${state !== 'allowed' ? html`
           <div class="denied message ${pending ? 'off' : ''}" part="denied" role="status">
-            <slot name="denied"><p>This content isn’t available where you are.</p></slot>
-            <p class="reason" part="reason">${describeReason(this.reason ?? 'gate_refused', this.decision?.country ?? null,
-              lang)}</p>
+            <slot name="denied"><p>${msg(this, 'notHere')}</p></slot>
+            <p class="reason" part="reason">${describeReason(this, this.reason ?? 'gate_refused', this.decision?.country ?? null)}</p>
           </div>` : nothing}
       </div>`;
   }

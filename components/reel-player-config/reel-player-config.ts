@@ -1,13 +1,18 @@
-import { html, LitElement, type PropertyDeclarations } from 'lit';
+import { adoptStyles, html, type PropertyDeclarations, unsafeCSS } from 'lit';
 import type { PlayerResponse } from '../../worker/contract/public-api.ts';
 import { fetchPlayer } from '../shared/api.ts';
-import { formatNumber, pageLang } from '../shared/format.ts';
+import { formatNumber } from '../shared/format.ts';
+import { lazyPart, localeOf, msg } from '../shared/i18n/localize.ts';
 import { IDLE, Load } from '../shared/load.ts';
-import { describeConfig } from '../shared/setup-config.ts';
+import { ReelElement } from '../shared/reel-element.ts';
 import { tokens } from '../shared/theme.ts';
+import { loadPanel, panelStyles } from './panel-chunk.ts';
 import { playerConfigStyles } from './reel-player-config.styles.ts';
 
 export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
+
+/** The panel (the words of a player's configuration), once loaded, or on its way. */
+const usePanel = lazyPart(loadPanel, (panel) => panel.configEnglish);
 
 /**
  * A readable view of a player configuration: its name, release channel, and each `setup_config` option, with a
@@ -44,8 +49,8 @@ export type PlayerConfigState = 'idle' | 'loading' | 'error' | 'complete';
  * @cssproperty --reel-radius - Corner radius.
  * @cssproperty --reel-gap - Padding and spacing.
  */
-export class ReelPlayerConfig extends LitElement {
-  static override styles = [tokens, playerConfigStyles];
+export class ReelPlayerConfig extends ReelElement {
+  static override styles = [tokens, playerConfigStyles, ...panelStyles];
   static override properties: PropertyDeclarations = {
     site: {},
     player: {},
@@ -69,10 +74,20 @@ export class ReelPlayerConfig extends LitElement {
    */
   data?: PlayerResponse | null;
 
+
+  private _styled = false;
+
   private readonly _player = new Load(this, {
     args: () => [this.endpoint, this.site, this.player] as const,
-    task: ([endpoint, site, player], signal) => (site && player ? fetchPlayer(endpoint, site, player, signal) : IDLE),
-    given: () => this.data,
+    // The answer comes with the panel's chunk (in the embed; in the library the panel is there at once), so that
+    // `state="complete"` always shows the panel, never its skeleton: data the page gave waits for it too.
+    task: async ([endpoint, site, player], signal) => {
+      // The page's data is for the first load only: a later `player` is asked for.
+      const given = !this.hasUpdated && this.data;
+      await usePanel();
+      return site && player ? given || fetchPlayer(endpoint, site, player, signal) : IDLE;
+    },
+    given: () => (usePanel() instanceof Promise ? null : this.data),
   });
 
   protected override willUpdate(): void {
@@ -80,28 +95,26 @@ export class ReelPlayerConfig extends LitElement {
   }
 
   protected override render() {
-    return this._player.render({
-      loading: () => html`
+    const loading = () => html`
         <div class="panel" part="panel" aria-busy="true">
-          <span class="visually-hidden" role="status">Loading player settings…</span>
+          <span class="visually-hidden" role="status">${msg(this, 'loadingSettings')}</span>
           ${[1, 2, 3, 4].map((n) => html`<div class="skeleton line line-${n}" aria-hidden="true"></div>`)}
-        </div>`,
+        </div>`;
+    return this._player.render({
+      loading,
+      // A panel that could not load (offline) leaves its skeleton, as for a configuration still on its way.
       complete: (player) => {
-        const lang = pageLang(this);
-        // The panel is focusable: with many options it scrolls in its fixed size, and keyboards must reach it.
-        const rows = describeConfig(player.setup_config, (n) => formatNumber(n, lang, { maximumFractionDigits: 2 }));
-        return html`
-          <section class="panel" part="panel" aria-labelledby="name" tabindex="0">
-            <p class="name" part="name" id="name">${player.name}</p>
-            <span class="channel" part="channel">Release channel: ${player.release_channel}</span>
-            ${rows.length ? html`
-              <dl part="options">
-                ${rows.map((row) => html`
-                  <dt part="label">${row.known ? html`${row.label}<code class="key">${row.key}</code>`
-                    : html`<code>${row.key}</code>`}</dt>
-                  <dd part="value">${row.known ? row.value : html`<code part="raw">${row.value}</code>`}</dd>`)}
-              </dl>` : html`<p>No options set: the player uses its defaults.</p>`}
-          </section>`;
+        const panel = usePanel();
+        const lang = localeOf(this);
+        if (panel instanceof Promise) return loading();
+        // In the embed, the panel's styles came with it (as text): added to this element's, once.
+        if (!panelStyles.length && !this._styled) {
+          this._styled = true;
+          adoptStyles(this.renderRoot as ShadowRoot, [...ReelPlayerConfig.elementStyles, unsafeCSS(panel.panelStyles)]);
+        }
+        return panel.renderPanel({
+          html, msg: (id, values) => msg(this, id, values), format: (n) => formatNumber(n, lang, { maximumFractionDigits: 2 }),
+        }, player);
       },
     });
   }

@@ -1,14 +1,16 @@
-import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
+import { html, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
 import { fetchMedia, fetchPlayer, isPlaybackUrl, mediaUrl } from '../shared/api.ts';
+import { addEnglish, msg, parts } from '../shared/i18n/localize.ts';
 import { Link } from '../shared/link.ts';
 import { IDLE, Load, reportError } from '../shared/load.ts';
 import { Observer } from '../shared/observer.ts';
 import { aspectRatio, playerOptions, type PlayerOptions } from '../shared/setup-config.ts';
+import { ReelElement } from '../shared/reel-element.ts';
 import { tokens } from '../shared/theme.ts';
 import { loadKit } from './chunks.ts';
 import type { PlayerKit } from './kit/player-kit.ts';
-import type { PlaylistLike } from './kit/host.ts';
+import type { Lit, PlaylistLike } from './kit/host.ts';
 import { browserSupport, isHls, pickPlayback, type Pick, type PlaybackEngine } from './pick-source.ts';
 import { playerStyles } from './reel-player.styles.ts';
 
@@ -98,7 +100,7 @@ export type PlayerState = 'idle' | 'loading' | 'error' | 'complete';
  * @cssproperty --reel-color-skeleton - Loading placeholder.
  * @cssproperty --reel-radius - Corner radius.
  */
-export class ReelPlayer extends LitElement {
+export class ReelPlayer extends ReelElement {
   static override styles = [tokens, playerStyles];
   static override properties: PropertyDeclarations = {
     site: {},
@@ -181,7 +183,8 @@ export class ReelPlayer extends LitElement {
   private _useKit(): Promise<PlayerKit> {
     return this._kitLoad ??= loadKit().then(({ createKit }) => {
       this.requestUpdate();
-      return this._kit = createKit(this, { html, nothing });
+      // The element is the kit's host: the words are said for it.
+      return this._kit = createKit(this, { html, nothing, addEnglish, msg, parts } as unknown as Lit);
     });
   }
   /** A fresher answer for the media being played, fetched when its playback URLs expired. */
@@ -404,8 +407,8 @@ export class ReelPlayer extends LitElement {
         ${poster ? html`<img part="poster" src=${poster} alt="">` : nothing}
         ${this._media.render({
           idle: () => busy ? nothing : html`
-            <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : 'Choose a video to play.'}</slot></div>`,
-          loading: () => html`<span class="visually-hidden" role="status">Loading video…</span>`,
+            <div class="placeholder"><slot name="placeholder">${this.site && this.media ? '' : msg(this, 'chooseVideo')}</slot></div>`,
+          loading: () => html`<span class="visually-hidden" role="status">${msg(this, 'loadingVideo')}</span>`,
           complete: (answer) => this._renderMedia(answer, options),
         })}
       </div>
@@ -431,7 +434,7 @@ export class ReelPlayer extends LitElement {
     const source = choice?.source;
     const url = source && choice.engine !== 'mse' ? mediaUrl(this.endpoint, source.url) : nothing;
     const poster = media.poster ? mediaUrl(this.endpoint, media.poster) : null;
-    const label = `${media.media_type === 'audio' ? 'Audio' : 'Video'}: ${media.title}`;
+    const label = msg(this, media.media_type === 'audio' ? 'audioLabel' : 'videoLabel', { title: media.title });
     return html`
         ${choice !== null ? html`
           <video part="video" src=${url} poster=${poster ?? nothing} controls playsinline
@@ -449,9 +452,9 @@ export class ReelPlayer extends LitElement {
             ${media.tracks.filter((t) => t.kind !== 'thumbnails').map((t) => html`
               <track kind=${t.kind} label=${t.label} srclang=${t.srclang} src=${mediaUrl(this.endpoint, t.url)} ?default=${t.default} />`)}
           </video>`
-          : html`<div class="placeholder" role="alert">This video has no version your browser can play.</div>`}
+          : html`<div class="placeholder" role="alert">${msg(this, 'noPlayableSource')}</div>`}
         ${choice && this._playbackFailed
-          ? html`<div class="placeholder failed" part="playback-error" role="alert">This video could not be played.</div>`
+          ? html`<div class="placeholder failed" part="playback-error" role="alert">${msg(this, 'playbackFailed')}</div>`
           : nothing}
         ${this._kit?.overlay()}`;
   }

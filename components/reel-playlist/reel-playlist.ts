@@ -1,10 +1,12 @@
-import { html, LitElement, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
+import { html, type PropertyDeclarations, nothing, type PropertyValues } from 'lit';
 import type { FeedItem, FeedResponse } from '../../worker/contract/public-api.ts';
 import { errorMessage, fetchFeed, mediaUrl } from '../shared/api.ts';
 import { emit, ReelLoadEvent, ReelSelectEvent } from '../shared/events.ts';
-import { formatClock, formatDate, formatNumber, formatSpokenDuration, pageLang } from '../shared/format.ts';
+import { formatClock, formatDate, formatSpokenDuration } from '../shared/format.ts';
+import { localeOf, msg, parts } from '../shared/i18n/localize.ts';
 import { IDLE, Load } from '../shared/load.ts';
 import { Observer } from '../shared/observer.ts';
+import { ReelElement } from '../shared/reel-element.ts';
 import { tokens } from '../shared/theme.ts';
 import { playlistStyles } from './reel-playlist.styles.ts';
 
@@ -30,7 +32,7 @@ const MAX_PAGE_SIZE = 50;
  * @event {ReelLoadEvent} reel-load - A page arrived. `event.feed` (that page's answer), `event.items` (everything shown so far).
  * @event {ReelErrorEvent} reel-error - Loading failed. `event.status` (0 when unreachable), `event.code`, `event.description`.
  *
- * @slot empty - Shown when the playlist has no items (default: "No videos here yet.").
+ * @slot empty - Shown when the playlist has no items (default: "No videos here yet.", in the visitor's language).
  *
  * @csspart header - The row above the cards holding the title and the count.
  * @csspart title - The playlist's title.
@@ -62,7 +64,7 @@ const MAX_PAGE_SIZE = 50;
  * @cssproperty --reel-radius - Corner radius.
  * @cssproperty --reel-gap - Space between cards.
  */
-export class ReelPlaylist extends LitElement {
+export class ReelPlaylist extends ReelElement {
   static override styles = [tokens, playlistStyles];
   static override properties: PropertyDeclarations = {
     site: {},
@@ -116,6 +118,7 @@ export class ReelPlaylist extends LitElement {
   private _active = 0;
   private _announce = '';
 
+
   private readonly _firstPage = new Load(this, {
     args: () => [this.endpoint, this.site, this.playlist, this._pageLength()] as const,
     task: ([endpoint, site, playlist, pageLength], signal) => {
@@ -142,8 +145,7 @@ export class ReelPlaylist extends LitElement {
       const added = feed.items.filter((item) => !seen.has(item.id));
       this._items = [...this._items, ...added];
       this._feed = feed;
-      const lang = pageLang(this);
-      this._announce = `${formatNumber(added.length, lang)} more ${added.length === 1 ? 'video' : 'videos'} loaded.`;
+      this._announce = msg(this, 'moreLoaded', { count: added.length });
       emit(this, new ReelLoadEvent(feed, this._items));
     },
   });
@@ -247,7 +249,7 @@ export class ReelPlaylist extends LitElement {
   protected override render() {
     return html`
       <div class="visually-hidden" role="status" aria-live="polite">${
-        this.state === 'loading' ? 'Loading videos…' : this._announce}</div>
+        this.state === 'loading' ? msg(this, 'loadingVideos') : this._announce}</div>
       <div class="box" .style=${`min-block-size:${this._keep}px`}>${this._firstPage.render({
         idle: () => (this.site && this.playlist ? this._renderSkeleton() : nothing),
         loading: () => this._renderSkeleton(),
@@ -267,22 +269,22 @@ export class ReelPlaylist extends LitElement {
             <div class="text"><div class="line skeleton"></div><div class="line short skeleton"></div></div>
           </div>`)}
       </div>
-      <div class="footer off" aria-hidden="true"><button tabindex="-1" disabled>Load more</button></div>`;
+      <div class="footer off" aria-hidden="true"><button tabindex="-1" disabled>${msg(this, 'loadMore')}</button></div>`;
   }
 
   private _renderList() {
     const feed = this._feed;
     if (!feed) return nothing;
-    const lang = pageLang(this);
+    const lang = localeOf(this);
     const title = feed.playlist.title;
     const header = html`
       <div class="header" part="header">
         <span class="title" part="title" id="title">${title}</span>
-        <span class="count" part="count">${formatNumber(feed.total, lang)} ${feed.total === 1 ? 'video' : 'videos'}</span>
+        <span class="count" part="count">${msg(this, 'videoCount', { count: feed.total })}</span>
       </div>`;
     if (this._items.length === 0) {
       return html`${header}
-        <div class="message" part="empty"><slot name="empty"><p>No videos here yet.</p></slot></div>`;
+        <div class="message" part="empty"><slot name="empty"><p>${msg(this, 'noVideos')}</p></slot></div>`;
     }
     const active = Math.min(this._active, this._items.length - 1);
     // A plain map, not the keyed `repeat`: while the list shows, cards are only ever appended ("Load more"); a new first
@@ -294,7 +296,7 @@ export class ReelPlaylist extends LitElement {
         @keydown=${this._onKeydown} @focusin=${this._onFocusin}>
         ${this._items.map((item, index) => this._renderCard(item, index, index === active, lang))}
       </ul>
-      ${this._renderFooter(feed, lang)}`;
+      ${this._renderFooter(feed)}`;
   }
 
   private _renderCard(item: FeedItem, index: number, active: boolean, lang: string) {
@@ -317,22 +319,23 @@ export class ReelPlaylist extends LitElement {
         </div>
         <div class="text">
           <span class="card-title" part="card-title">${item.title}</span>
-          ${published ? html`<span class="meta" part="meta"><span class="visually-hidden">, published </span>${published}</span>`
-            : nothing}
+          ${published ? html`<span class="meta" part="meta">${parts(this, 'published', { date: published }).map((piece, i) =>
+            (i % 2 ? piece : piece && html`<span class="visually-hidden">${piece}</span>`))}</span>` : nothing}
         </div>
       </li>`;
   }
 
-  private _renderFooter(feed: FeedResponse, lang: string) {
+  private _renderFooter(feed: FeedResponse) {
     if (feed.next_page == null) return nothing;
     const more = this._nextPage.status;
     const loading = more === 'loading';
     return html`
       <div class="footer">
         <button part="load-more" ?disabled=${loading} aria-busy=${loading ? 'true' : 'false'}
-          @click=${() => loading || this._nextPage.run()}>${loading ? 'Loading…' : more === 'error' ? 'Try again' : 'Load more'}</button>
-        <span class="count">${formatNumber(this._items.length, lang)} of ${formatNumber(feed.total, lang)}</span>
-        ${more === 'error' ? html`<p class="error-text" role="alert">${errorMessage(this._nextPage.error)}</p>` : nothing}
+          @click=${() => loading || this._nextPage.run()}>${msg(this, loading ? 'loading' : more === 'error' ? 'tryAgain'
+            : 'loadMore')}</button>
+        <span class="count">${msg(this, 'shownOf', { shown: this._items.length, total: feed.total })}</span>
+        ${more === 'error' ? html`<p class="error-text" role="alert">${errorMessage(this, this._nextPage.error)}</p>` : nothing}
       </div>`;
   }
 }

@@ -6,6 +6,7 @@ import { isHttpLink } from '../../worker/contract/links.ts';
 import type {
   ErrorResponse, FeedResponse, GateResponse, MediaResponse, PlayerResponse,
 } from '../../worker/contract/public-api.ts';
+import { type Localized, msg } from './i18n/localize.ts';
 import { DEV_IP_HEADER, settings } from './settings.ts';
 
 /** The origin the bundle was loaded from: where its worker answers. */
@@ -207,15 +208,14 @@ export function fetchGate(endpoint: string | null, policy: string, signal: Abort
   return getJson(`${apiBase(endpoint)}/api/gate/${seg(policy)}`, signal);
 }
 
-/** What a visitor should read for a failed call. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ReelApiError) {
-    if (error.status === 451 || error.code === 'geo_blocked') return 'This content isn’t available where you are.';
-    if (error.status === 404) return 'This content could not be found.';
-    if (error.status === 429) return 'Too many requests just now. Please try again in a moment.';
-    if (error.status === 0) return 'The video service could not be reached. Check your connection and try again.';
-    if (error.status >= 500) return 'The video service is having trouble. Please try again.';
-    return error.message;
-  }
-  return 'Something went wrong while loading.';
+/**
+ * What a visitor should read for a failed call, in their language. The worker's own description (English, for the
+ * page's code: the `reel-error` event carries it) is not shown: a visitor could not act on it.
+ */
+export function errorMessage(host: Localized, error: unknown): string {
+  const status = error instanceof ReelApiError ? error.status : -1;
+  // The worker refuses content a visitor's location may not have with 451 (`geo_blocked`, `playback_denied`).
+  return msg(host, status === 451 ? 'notHere'
+    : status === 404 ? 'errorNotFound' : status === 429 ? 'errorTooMany' : status === 0 ? 'errorOffline'
+      : status >= 500 ? 'errorServer' : 'errorOther');
 }

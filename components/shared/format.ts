@@ -76,8 +76,3 @@ export function formatDate(iso: string, lang: string): string | null {
   return cachedFormat(dateFormats, lang, () => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }))
     .format(date);
 }
-
-/** A playback rate as the rate menu shows it: `1.5×`. */
-export function formatRate(rate: number, lang: string): string {
-  return `${formatNumber(rate, lang, { maximumFractionDigits: 2 })}×`;
-}

@@ -16,6 +16,8 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import { errorMessage, ReelApiError } from './api.ts';
 import { emit, ReelErrorEvent } from './events.ts';
+import { english } from './i18n/en.ts';
+import { type Localized, msg } from './i18n/localize.ts';
 
 /** What a task returns when there is nothing to ask (an id is missing): the load goes back to `idle`. */
 export const IDLE: unique symbol = Symbol();
@@ -134,7 +136,7 @@ export class Load<A extends readonly unknown[], T> implements ReactiveController
       case 'idle': return views.idle ? views.idle() : nothing;
       case 'loading': return views.loading();
       case 'complete': return views.complete(this.value as T);
-      default: return errorBox(this.error, () => this.run());
+      default: return errorBox(this._host, this.error, () => this.run());
     }
   }
 
@@ -147,16 +149,17 @@ export class Load<A extends readonly unknown[], T> implements ReactiveController
 
 /** `reel-error` from `host` for a failed call. */
 export function reportError(host: EventTarget, error: unknown): void {
-  const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', errorMessage(error));
+  // The event is for the page's code: its description stays in English, whatever the visitor reads.
+  const e = error instanceof ReelApiError ? error : new ReelApiError(0, 'unknown_error', english.errorOther);
   emit(host, new ReelErrorEvent(e.status, e.code, e.message));
 }
 
 /** The error box every element shows for a failed call, with "Try again" when trying again may help. */
-export function errorBox(error: unknown, retry: () => unknown) {
+export function errorBox(host: Localized, error: unknown, retry: () => unknown) {
   return html`
     <div class="message error" part="error" role="alert">
-      <p>${errorMessage(error)}</p>
+      <p>${errorMessage(host, error)}</p>
       ${error instanceof ReelApiError && error.transient
-        ? html`<button part="retry" @click=${retry}>Try again</button>` : nothing}
+        ? html`<button part="retry" @click=${retry}>${msg(host, 'tryAgain')}</button>` : nothing}
     </div>`;
 }

@@ -1,3 +1,5 @@
+import type { Messages } from './i18n/types.ts';
+
 /**
  * Page-wide settings a page may set on `window.reelgate` before or after loading the bundle.
  *
@@ -6,10 +8,14 @@
  *
  * `endpoint`: the worker every element on the page calls unless it has its own `endpoint` attribute. Bundler users
  * need it (their copy of the elements was not loaded from the worker, so the bundle's own origin is not the worker's).
+ *
+ * `messages`: the page's own words for the elements, by language (components/docs/languages.md), read as they render.
  */
 export interface ReelgateSettings {
   devIp?: string | null;
   endpoint?: string | null;
+  /** The page's own words, by language (a BCP 47 tag): overrides of any message, or a language of its own. */
+  messages?: Record<string, Messages>;
 }
 
 declare global {

@@ -2,6 +2,7 @@
  * What a player's `setup_config` means for a native `<video>`, and how to say it in plain words. The player and the
  * config panel both read options through here, so they cannot disagree.
  */
+import type { MessageId, Values } from './i18n/types.ts';
 
 export type Autostart = false | true | 'viewable';
 export type Fit = 'contain' | 'cover' | 'fill' | 'none';
@@ -91,52 +92,38 @@ export interface ConfigRow {
   known: boolean;
 }
 
-const yesNo = (value: unknown): string => (truthy(value) ? 'Yes' : 'No');
+/** A value in words: a message and its placeholders, or the value itself (a width). */
+type Words = [MessageId, Values?] | string;
+type Describe = (value: unknown, format: (n: number) => string) => Words;
 
-type Describe = (value: unknown, format: (n: number) => string) => string;
+const yesNo = (value: unknown): Words => [truthy(value) ? 'yes' : 'no'];
+const asIs = (value: unknown): Words => String(value);
 
-const KNOWN: Record<string, { label: string; describe: Describe }> = {
-  aspectratio: {
-    label: 'Shape of the player',
-    describe: (v) => (aspectRatio(v) ? `${String(v).trim()} (width to height)` : 'Follows the video'),
+/** The options this toolkit knows, in the order shown: each one's name is the message of its key. */
+const KNOWN: Record<string, Describe> = {
+  aspectratio: (v) => (aspectRatio(v) ? ['ratioValue', { ratio: String(v).trim() }] : ['followsVideo']),
+  autostart: (v) => [v === 'viewable' ? 'whenViewable' : truthy(v) ? 'onLoad' : 'onPlay'],
+  mute: yesNo,
+  repeat: yesNo,
+  preload: (v) => [v === 'none' ? 'preloadNone' : v === 'auto' ? 'preloadAuto' : 'preloadMetadata'],
+  stretching: (v) => [({ contain: 'fitContain', cover: 'fitCover', fill: 'fitFill', none: 'fitNone' } as const)[objectFit(v)]],
+  playbackRateControls: (v, format) => {
+    const rates = playbackRates(v);
+    return rates ? ['ratesValue', { rates: rates.map((r) => `${format(r)}×`).join(', ') }] : ['no'];
   },
-  autostart: {
-    label: 'Starts playing',
-    describe: (v) => (v === 'viewable' ? 'When scrolled into view, muted'
-      : truthy(v) ? 'As soon as the page loads, muted' : 'When the viewer presses play'),
-  },
-  mute: { label: 'Starts muted', describe: yesNo },
-  repeat: { label: 'Plays again from the start when it ends', describe: yesNo },
-  preload: {
-    label: 'Loads before play is pressed',
-    describe: (v) => (v === 'none' ? 'Nothing' : v === 'auto' ? 'As much of the video as the browser likes'
-      : 'Only the length and first frame'),
-  },
-  stretching: {
-    label: 'How the picture fills the frame',
-    describe: (v) => ({
-      contain: 'Whole picture, with bars if the shapes differ',
-      cover: 'Fills the frame, cropping the edges',
-      fill: 'Stretched to the frame',
-      none: 'At its own size',
-    })[objectFit(v)],
-  },
-  playbackRateControls: {
-    label: 'Playback speed menu',
-    describe: (v, format) => {
-      const rates = playbackRates(v);
-      return rates ? `Yes: ${rates.map((r) => `${format(r)}×`).join(', ')}` : 'No';
-    },
-  },
-  displaytitle: { label: 'Shows the title', describe: yesNo },
-  displaydescription: { label: 'Shows the description', describe: yesNo },
-  controls: { label: 'Shows the controls', describe: (v) => (v === false || v === 'false' ? 'No' : 'Yes') },
-  width: { label: 'Width', describe: (v) => String(v) },
-  height: { label: 'Height', describe: (v) => String(v) },
+  displaytitle: yesNo,
+  displaydescription: yesNo,
+  controls: (v) => [v === false || v === 'false' ? 'no' : 'yes'],
+  width: asIs,
+  height: asIs,
 };
 
-/** Every option of a `setup_config`, known ones first in a fixed order, then the rest by key. */
-export function describeConfig(config: Record<string, unknown>, format: (n: number) => string): ConfigRow[] {
+/**
+ * Every option of a `setup_config`, known ones first in a fixed order, then the rest by key; `say` puts a message in
+ * the visitor's language.
+ */
+export function describeConfig(config: Record<string, unknown>, format: (n: number) => string,
+  say: (id: MessageId, values?: Values) => string): ConfigRow[] {
   const order = Object.keys(KNOWN);
   const keys = Object.keys(config).sort((a, b) => {
     const ia = order.indexOf(a);
@@ -144,10 +131,11 @@ export function describeConfig(config: Record<string, unknown>, format: (n: numb
     return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib) || a.localeCompare(b);
   });
   return keys.map((key) => {
-    const known = Object.hasOwn(KNOWN, key) ? KNOWN[key]! : null;
+    const describe = Object.hasOwn(KNOWN, key) ? KNOWN[key]! : null;
     const value = config[key];
-    return known
-      ? { key, label: known.label, value: known.describe(value, format), known: true }
+    const words = describe?.(value, format);
+    return words
+      ? { key, label: say(key as MessageId), value: typeof words === 'string' ? words : say(...words), known: true }
       : { key, label: null, value: JSON.stringify(value) ?? 'undefined', known: false };
   });
 }

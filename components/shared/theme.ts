@@ -22,6 +22,12 @@ export const tokens = css`
     color: var(--_text);
     line-height: 1.4;
   }
+  /* In a right-to-left language (the element's, or the page's it inherits: Arabic, Persian, Hebrew, Urdu), right to
+     left, unless the page gave the element a dir of its own (as a page in another such language does): the layout
+     mirrors through logical properties. */
+  :host(:is(:lang(ar), :lang(fa), :lang(he), :lang(ur)):not([dir])) {
+    direction: rtl;
+  }
   @media (prefers-color-scheme: dark) {
     :host {
       --_text: var(--reel-color-text, #e8ebf0);

@@ -7,7 +7,8 @@
 //     observed attributes the manifest promises (a member the minifier renamed would be missing here);
 //   - a playlist, a player, a player configuration and a geo gate, each given its data as a server would, render; the
 //     playlist's card click selects, the gate shows what it guards, and the player loads its kit chunk from dist/ and
-//     plays a small MP4 of the sandbox (demo/sandbox/media/sample.mp4, served by web-test-runner) until it advances.
+//     plays a small MP4 of the sandbox (demo/sandbox/media/sample.mp4, served by web-test-runner) until it advances;
+//   - a page in English loads no language pack, and an element in German loads the German one from dist/.
 // Plain JavaScript: a browser file outside the TypeScript projects (eslint, `npm run typecheck`).
 /* global document, customElements, location, HTMLElement, describe, before, it */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
@@ -106,5 +107,22 @@ describe('the built bundle (dist/reelgate.js)', function () {
       .filter((path) => /reelgate-kit\.|player-kit/.test(path));
     expect(kit).to.have.length(1);
     expect(kit[0]).to.match(/^\/dist\/reelgate-kit\.[0-9a-f]+\.js$/);
+  });
+
+  it('a page in English loaded no language pack; a German element loads the German one, once, and speaks it', async () => {
+    const packs = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+      .filter((path) => /reelgate-lang-/.test(path));
+    // Every element above rendered in English (the test page's language): not one pack was asked for.
+    expect(packs()).to.deep.equal([]);
+    const wrapper = await fixture(html`<div lang="de-AT">
+      <reel-playlist site="vbQmzoYd" playlist="JwMCDvZA" data=${json(feed(1, 3, 5))}></reel-playlist>
+      <reel-playlist site="vbQmzoYd" playlist="JwMCDvZA" data=${json(feed(1, 3, 5))}></reel-playlist></div>`);
+    const [first, second] = wrapper.querySelectorAll('reel-playlist');
+    await state(first, 'complete');
+    await state(second, 'complete');
+    expect(packs()).to.have.length(1);
+    expect(packs()[0]).to.match(/^\/dist\/reelgate-lang-de\.[0-9a-f]+\.js$/);
+    const { default: german } = await import(packs()[0]);
+    expect(first.shadowRoot.querySelector('[part="load-more"]').textContent.trim()).to.equal(german.loadMore);
   });
 });

@@ -28,7 +28,15 @@ import { media, MEDIA, SITE } from '../ssr/fixtures.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const VIDEO = join(root, 'demo/sandbox/media/sample.mp4');
 /** The chunks a file of the embed loads, relative to itself (`import(new URL('./reelgate-kit.<hash>.js', import.meta.url))`). */
-const chunksOf = (code) => [...new Set(code.match(/reelgate-[a-z]+\.[0-9a-f]+\.js/g) ?? [])];
+/**
+ * The chunks a file loads: the ones it names (`reelgate-kit.<hash>.js`…), and the language packs, which the bundle
+ * names by language with one hash for the set (`reelgate-lang-${language}.<hash>.js`: every pack of that hash).
+ */
+const chunksOf = (code) => {
+  const packHash = /reelgate-lang-\$\{\w+\}\.([0-9a-f]+)\.js/.exec(code)?.[1];
+  const packs = packHash ? files.map((f) => f.slice(5)).filter((f) => f.startsWith('reelgate-lang-') && f.endsWith(`.${packHash}.js`)) : [];
+  return [...new Set([...(code.match(/reelgate-[a-z]+\.[0-9a-f]+\.js/g) ?? []), ...packs])];
+};
 
 let work;
 let app;
@@ -125,6 +133,7 @@ describe('the package as people install it (npm pack, a scratch app, Chromium)',
       }
     }
     assert.ok(files.some((name) => /^dist\/reelgate-hls\.[0-9a-f]+\.js$/.test(name)), 'the tarball has no hls.js chunk');
+    assert.equal(wanted.filter((name) => name.startsWith('reelgate-lang-')).length, 13, 'a chunk for each language pack');
     // Only the chunks the embed can load: a stale chunk of an earlier build would be dead weight.
     const shipped = files.filter((name) => /^dist\/reelgate-/.test(name)).map((name) => name.slice(5));
     const reachable = new Set(wanted.flatMap((c) => [c, ...chunksOf(readFileSync(join(installed, 'dist', c), 'utf8'))]));

@@ -22,7 +22,10 @@ import { launchChromium, markNodes, marksKept, openHeld, pause, shiftsSince, sna
 const app = process.env.REELGATE_SSR_APP;
 if (!app) throw new Error('REELGATE_SSR_APP is not set: run this suite with `npm run test:ssr`.');
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const { renderToString } = await import(pathToFileURL(join(app, 'render.mjs')).href);
+const { loadLanguage, renderToString } = await import(pathToFileURL(join(app, 'render.mjs')).href);
+// A German visitor's elements say `lang="de"`: their server render is German once the pack is loaded, as a publisher's
+// server does before rendering (components/docs/languages.md).
+await loadLanguage('de');
 
 const { SITE, PLAYLIST, MEDIA, PLAYER } = fixtures;
 /** How long the stub worker takes to answer: long enough that hydration is checked before any answer lands. */
@@ -73,6 +76,10 @@ function cases(origin) {
       // its state and everything else are the client's.
       (el) => (el.tag === 'reel-playlist'
         ? { ...el, shadow: el.shadow.replace('role="status">Loading videos…</div>', 'role="status"></div>') } : el)],
+    ['<reel-playlist> for a German visitor, with its feed: German from the server on, and hydrated as it is',
+      `<reel-playlist lang="de" site="${SITE}" playlist="${PLAYLIST}" page-size="4" data='${feed}'></reel-playlist>`],
+    ['<reel-geo-gate> that refused a German visitor: the reason in German from the server on',
+      `<reel-geo-gate lang="de" policy="asia" data='${attr(fixtures.gate('asia', false))}'><p>Asia only.</p></reel-geo-gate>`],
     ['<reel-geo-gate> without data: pending, then the decision it asks for',
       `<reel-geo-gate policy="europe"><p slot="denied">Europe only.</p><p>Shown in Europe.</p></reel-geo-gate>`],
   ];
@@ -210,6 +217,19 @@ describe('the packed package rendered with @lit-labs/ssr, hydrated in Chromium',
       await plain.page.close();
     });
   }
+
+  it('a German visitor\'s server render is German: the shelf\'s words and the gate\'s refusal', async () => {
+    const { build: bundle } = await import('esbuild');
+    const out = await bundle({ entryPoints: [join(root, 'components/shared/i18n/packs/de.ts')], bundle: true, format: 'esm',
+      write: false, logLevel: 'silent' });
+    const { default: german } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+    const [shelf, gate] = cases('http://127.0.0.1:1').filter(([name]) => name.includes('German visitor'));
+    const shelfHtml = await renderToString(template(shelf[1]));
+    assert.ok(shelfHtml.includes(german.loadMore), 'the shelf\'s "Load more" in German');
+    assert.ok(!shelfHtml.includes('Load more'), 'no English left on the shelf');
+    const gateHtml = await renderToString(template(gate[1]));
+    assert.ok(gateHtml.includes(german.notHere), 'the gate\'s refusal in German');
+  });
 
   it('the script-tag embed, which has no hydration, renders a server-rendered page afresh: one copy, nothing moved', async () => {
     // Every case with data but the refused gate's (whose playlist the browser holds: see its case).

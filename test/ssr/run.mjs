@@ -43,6 +43,7 @@ try {
     "import { collectResult } from '@lit-labs/ssr/lib/render-result.js';",
     "import 'reelgate';",
     "export { reelgateServer } from 'reelgate/server';",
+    "export { loadLanguage } from 'reelgate';",
     'export const renderToString = (template) => collectResult(render(template));',
     '',
   ].join('\n'));

@@ -63,4 +63,25 @@ describe('embed script', () => {
     await expectError(await SELF.fetch('http://localhost/embed/reelgate-kit.000000000000.js'), 404, 'not_found');
     await expectError(await SELF.fetch('http://localhost/embed/reelgate-other.0123456789ab.js'), 404, 'not_found');
   });
+
+  it('serves the parts and language packs the bundle imports, immutable for a year; 404s a language it has none for', async () => {
+    const bundle = await (await SELF.fetch('http://localhost/embed/reelgate.js')).text();
+    // The packs are named by language and one hash for the set (components/build-options.mjs, packsModule).
+    const packHash = /\.\/reelgate-lang-\$\{\w+\}\.([\w-]+)\.js/.exec(bundle)?.[1];
+    expect(packHash, 'the bundle names its language packs').toBeDefined();
+    const files = [
+      ...['panel', 'refusal'].map((part) => new RegExp(`\\./(reelgate-${part}\\.[\\w-]+\\.js)`).exec(bundle)?.[1]),
+      ...['de', 'ar', 'pt-BR', 'zh-CN'].map((language) => `reelgate-lang-${language}.${packHash}.js`),
+    ];
+    for (const file of files) {
+      expect(dist, `${file} is built`).toContain(file);
+      const response = await SELF.fetch(`http://localhost/embed/${file}`, { headers: { origin: 'https://any.example' } });
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/javascript/);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    await expectError(await SELF.fetch(`http://localhost/embed/reelgate-lang-fi.${packHash}.js`), 404, 'not_found');
+    await expectError(await SELF.fetch(`http://localhost/embed/reelgate-lang-../x.${packHash}.js`), 404, 'not_found');
+  });
 });

@@ -2,7 +2,8 @@
  * The embed bundle and the demo page, from Workers static assets (`dist/`, built by `npm run build`):
  * `/embed/reelgate.js` (the tag publishers paste; short cache so fixes reach pages within minutes),
  * `/embed/reelgate.<hash>.js` (a versioned copy, cached for a year), the player's chunks, only ever versioned and
- * loaded by the bundle when a player needs them (`/embed/reelgate-kit.<hash>.js`, `/embed/reelgate-hls.<hash>.js`), `/embed/reelgate.css` (the elements' geometry
+ * loaded by the bundle when a player needs them (`/embed/reelgate-kit.<hash>.js`, `/embed/reelgate-hls.<hash>.js`), the
+ * language packs, loaded by a page in that language (`/embed/reelgate-lang-<language>.<hash>.js`), `/embed/reelgate.css` (the elements' geometry
  * before the bundle defines them), `/embed/custom-elements.json`, and the demo page
  * with its files at `/`.
  */
@@ -13,8 +14,11 @@ import type { RequestContext } from './context.ts';
 const SHORT = 'public, max-age=300, stale-while-revalidate=86400';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const VERSIONED = /^reelgate\.[A-Za-z0-9_-]{6,64}\.js$/;
-/** The player's chunks (components/reel-player/chunks.ts): named by their content, so cached for a year. */
-const CHUNK = /^reelgate-(?:kit|hls)\.[A-Za-z0-9_-]{6,64}\.js$/;
+/**
+ * The player's chunks (components/reel-player/chunks.ts) and the language packs (components/shared/i18n/packs.ts):
+ * named by their content, so cached for a year.
+ */
+const CHUNK = /^reelgate-(?:kit|hls|panel|refusal|lang-[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.[A-Za-z0-9_-]{6,64}\.js$/;
 
 /** Whether a path on this worker is the embed bundle (`/embed/reelgate.js` or a versioned copy). */
 export function isEmbedScript(path: string): boolean {

@@ -1,6 +1,7 @@
 /** What the playback kit knows of the element it serves (public members only: private ones are renamed per file). */
 import type { TemplateResult } from 'lit';
 import type { MediaResponse, PlayerResponse } from '../../../worker/contract/public-api.ts';
+import type { MessageId, Messages, Values } from '../../shared/i18n/types.ts';
 import type { PlayerOptions } from '../../shared/setup-config.ts';
 import type { PlaybackEngine } from '../pick-source.ts';
 
@@ -26,9 +27,16 @@ export interface KitHost extends HTMLElement {
   requestUpdate(): void;
 }
 
+/**
+ * What the element lends the kit, so the chunk carries no second copy: Lit's `html` and `nothing`, and its words in the
+ * visitor's language (../../shared/i18n/localize.ts), to which the kit adds its own English.
+ */
 export interface Lit {
   html: (strings: TemplateStringsArray, ...values: unknown[]) => TemplateResult;
   nothing: unknown;
+  msg: (host: KitHost, id: MessageId, values?: Values) => string;
+  parts: (host: KitHost, id: MessageId, values?: Values) => unknown[];
+  addEnglish: (messages: Messages) => void;
 }
 
 /** What the element is showing now: the media, the URL its engine plays, and the engine. */
@@ -46,6 +54,9 @@ export interface KitContext {
   readonly playing: Playing | null;
   /** The id of the media playing, or ''. */
   readonly mediaId: string;
+  /** A message in the visitor's language, and the same as pieces (../../shared/i18n/localize.ts). */
+  readonly say: (id: MessageId, values?: Values) => string;
+  readonly sayParts: (id: MessageId, values?: Values) => unknown[];
 }
 
 /** Adds a listener to the `<video>` followed, removed when it changes. */

@@ -2,7 +2,6 @@
  * The kit's menus in the toolbar row: chapters (seeking to one), quality (hls.js's renditions), captions (the video's
  * text tracks and the stream's own) and speed (kept from one media to the next).
  */
-import { formatRate, pageLang } from '../../shared/format.ts';
 import type { Engine } from './engine.ts';
 import type { KitContext } from './host.ts';
 import type { PlaybackEvents } from './playback-events.ts';
@@ -25,34 +24,36 @@ export class Menus {
 
   render(video: HTMLVideoElement): unknown {
     const { html, nothing } = this.kit.lit;
+    const msg = this.kit.say;
     const { chapters } = this.timeline;
     const { renditions, pinned } = this.engine;
     const height = this.events.height;
     const rates = this.kit.host.options.rates;
-    const lang = pageLang(this.kit.host);
     const chapter = cueAt(chapters, video.currentTime);
     const captions = this.captionTracks(video);
     const showing = captions.find((t) => t.mode === 'showing');
     return html`
       ${chapters.length ? html`
-        <select part="chapter-menu" aria-label="Chapters" @change=${(e: Event) => this.timeline.seek(
+        <select part="chapter-menu" aria-label=${msg('chapters')} @change=${(e: Event) => this.timeline.seek(
             chapters[Number((e.target as HTMLSelectElement).value)]!.start, false)}>
             ${chapters.map((c, i) => html`<option value=${i} ?selected=${c === chapter}>${clock(c.start)} ${c.text}</option>`)}
           </select>` : nothing}
       ${renditions.length > 1 ? html`
-        <select part="quality-menu" aria-label="Quality" @change=${(e: Event) => this.engine.choose(Number((e.target as HTMLSelectElement).value))}>
-            <option value="-1" ?selected=${pinned < 0}>Auto${pinned < 0 && height ? ` (${height}p)` : ''}</option>
-            ${renditions.map((r, i) => html`<option value=${i} ?selected=${pinned === i}>${r.height ? `${r.height}p` : `${Math.round((r.bitrate ?? 0) / 1000)} kbps`}</option>`)}
+        <select part="quality-menu" aria-label=${msg('quality')} @change=${(e: Event) => this.engine.choose(Number((e.target as HTMLSelectElement).value))}>
+            <option value="-1" ?selected=${pinned < 0}>${pinned < 0 && height ? msg('qualityAutoAt', { height })
+              : msg('qualityAuto')}</option>
+            ${renditions.map((r, i) => html`<option value=${i} ?selected=${pinned === i}>${r.height
+              ? msg('qualityHeight', { height: r.height }) : msg('qualityBitrate', { kbps: Math.round((r.bitrate ?? 0) / 1000) })}</option>`)}
           </select>` : nothing}
       ${captions.length ? html`
-        <select part="captions-menu" aria-label="Captions" @change=${(e: Event) => this.caption(Number((e.target as HTMLSelectElement).value), captions)}>
-            <option value="-1" ?selected=${!showing}>Captions off</option>
+        <select part="captions-menu" aria-label=${msg('captions')} @change=${(e: Event) => this.caption(Number((e.target as HTMLSelectElement).value), captions)}>
+            <option value="-1" ?selected=${!showing}>${msg('captionsOff')}</option>
             ${captions.map((t, i) => html`<option value=${i} ?selected=${t === showing}>${t.label || t.language}</option>`)}
           </select>` : nothing}
       ${rates ? html`
-        <label>Speed
+        <label>${msg('speed')}
           <select part="rate-menu" @change=${(e: Event) => this.speed(Number((e.target as HTMLSelectElement).value) || 1)}>
-            ${rates.map((r) => html`<option value=${r} ?selected=${r === this.rate}>${formatRate(r, lang)}</option>`)}
+            ${rates.map((r) => html`<option value=${r} ?selected=${r === this.rate}>${msg('rate', { rate: r })}</option>`)}
           </select>
         </label>` : nothing}`;
   }

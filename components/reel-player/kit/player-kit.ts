@@ -11,6 +11,8 @@
  */
 import { Autostart } from './autostart.ts';
 import { Engine } from './engine.ts';
+import type { MessageId, Values } from '../../shared/i18n/types.ts';
+import { kitEnglish } from './en.ts';
 import type { KitContext, KitHost, Lit, On, Playing } from './host.ts';
 import { KIT_CSS } from './kit.styles.ts';
 import { Menus } from './menus.ts';
@@ -29,7 +31,11 @@ export class PlayerKit implements KitContext {
   private readonly upNext = new UpNext(this);
   private readonly autostart = new Autostart(this);
 
+  readonly say = (id: MessageId, values?: Values): string => this.lit.msg(this.host, id, values);
+  readonly sayParts = (id: MessageId, values?: Values): unknown[] => this.lit.parts(this.host, id, values);
+
   constructor(readonly host: KitHost, readonly lit: Lit) {
+    lit.addEnglish(kitEnglish);
     const root = host.shadowRoot;
     if (root) {
       const sheet = new CSSStyleSheet();

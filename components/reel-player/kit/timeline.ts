@@ -48,13 +48,15 @@ export class Timeline {
   /** The slider and its chapter marks, for media with chapters or a storyboard. */
   render(video: HTMLVideoElement, duration: number): unknown {
     const { html, nothing } = this.kit.lit;
+    const msg = this.kit.say;
     if (!duration || !this.active) return nothing;
     const chapter = cueAt(this.chapters, video.currentTime);
     return html`
         <div class="timeline">
-          <input type="range" part="timeline" aria-label="Seek" min="0" max=${duration} step="any"
+          <input type="range" part="timeline" aria-label=${msg('seek')} min="0" max=${duration} step="any"
             .value=${String(video.currentTime)}
-            aria-valuetext=${`${clock(video.currentTime)} of ${clock(duration)}${chapter ? `, ${chapter.text}` : ''}`}
+            aria-valuetext=${msg(chapter ? 'seekPositionChapter' : 'seekPosition',
+              { time: clock(video.currentTime), duration: clock(duration), chapter: chapter?.text })}
             @input=${(e: Event) => this.seek(Number((e.target as HTMLInputElement).value), true)}
             @pointermove=${(e: PointerEvent) => this.hover(e, duration)}
             @pointerleave=${() => this.show(null)} @blur=${() => this.show(null)}>
@@ -65,10 +67,11 @@ export class Timeline {
   /** The preview thumbnail over the frame, while the slider is hovered or moved. */
   renderPreview(duration: number): unknown {
     const { html, nothing } = this.kit.lit;
+    const msg = this.kit.say;
     const at = this.preview;
     const cue = at === null ? undefined : cueAt(this.storyboard, at);
     return cue && duration ? html`
-        <div class="preview" part="preview" role="img" aria-label=${`Preview at ${clock(at!)}`}
+        <div class="preview" part="preview" role="img" aria-label=${msg('previewAt', { time: clock(at!) })}
           .style=${`left:clamp(0px,calc(${(at! / duration) * 100}% - 60px),calc(100% - 120px));${frameStyle(cue.frame)}`}>
           <span>${clock(at!)}</span>
         </div>` : nothing;

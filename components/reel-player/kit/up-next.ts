@@ -75,13 +75,15 @@ export class UpNext {
 
   render(): unknown {
     const { html, nothing } = this.kit.lit;
+    const { say: msg, sayParts: parts } = this.kit;
     const next = this.offered;
     return next ? html`
         <div class="up-next" part="up-next" role="status">
-          <p>Up next${next.title ? html`: <strong>${next.title}</strong>` : nothing}
-            ${next.play ? `plays in ${this.countdown} s` : `in ${this.countdown} s`}</p>
-          <button part="up-next-play" @click=${() => this.take()}>${next.play ? 'Play now' : 'Show now'}</button>
-          <button part="up-next-cancel" @click=${() => this.cancel()}>Cancel</button>
+          <p>${parts(next.title ? (next.play ? 'upNextPlays' : 'upNextShows')
+            : next.play ? 'upNextPlaysUntitled' : 'upNextShowsUntitled', { title: next.title, seconds: this.countdown })
+            .map((piece, i) => (i % 2 && piece === next.title ? html`<strong>${piece}</strong>` : piece))}</p>
+          <button part="up-next-play" @click=${() => this.take()}>${msg(next.play ? 'playNow' : 'showNow')}</button>
+          <button part="up-next-cancel" @click=${() => this.cancel()}>${msg('cancel')}</button>
         </div>` : nothing;
   }
 
