@@ -3,6 +3,7 @@
  * and the short pages an embed answers with when it cannot show its content (a refusal names nothing of it).
  * Everything interpolated is escaped; ids are checked before they get here.
  */
+import { type EmbedLanguage, type EmbedWords, isRightToLeft } from './words.ts';
 import { FRAME_SCRIPT, frameLayout } from './frame-script.ts';
 import type { EmbedKind, EmbedTarget } from './targets.ts';
 
@@ -48,6 +49,8 @@ interface PageParts {
   oembed: string | null;
   /** DEV_MODE's stand-in address for the elements' own calls, or null. */
   devIp: string | null;
+  /** The page's language (words.ts). */
+  lang: string;
 }
 
 function frameMeta(frame: FrameShape | null): string {
@@ -56,10 +59,11 @@ function frameMeta(frame: FrameShape | null): string {
   return `<meta name="reelgate-frame" content="${ratio} ${rem}">`;
 }
 
-function page({ title, frame, body, bundle, oembed, devIp }: PageParts): string {
+function page({ title, frame, body, bundle, oembed, devIp, lang }: PageParts): string {
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    // The elements inside take their language from it (components/docs/languages.md).
+    `<html lang="${escapeHtml(lang)}"${isRightToLeft(lang) ? ' dir="rtl"' : ''}>`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -86,34 +90,32 @@ export interface EmbedPageOptions {
   bundle: string;
   oembed: string;
   devIp: string | null;
+  language: EmbedLanguage;
 }
 
 /** A media embed: one player. A playlist embed: a player following a shelf, as the script-tag embed pairs them. */
-export function embedPage({ target, title, bundle, oembed, devIp }: EmbedPageOptions): string {
+export function embedPage({ target, title, bundle, oembed, devIp, language }: EmbedPageOptions): string {
   const player = target.player ? ` player="${target.player}"` : '';
-  const fallback = `<p class="fallback">${escapeHtml(title)}: this video needs JavaScript.</p>`;
+  const fallback = `<p class="fallback">${escapeHtml(language.words.needsScript.replace('{title}', title))}</p>`;
   const body = target.kind === 'media'
     ? `<reel-player site="${target.site}" media="${target.id}"${player}>${fallback}</reel-player>`
     : `<reel-player site="${target.site}"${player} for="shelf"></reel-player>\n`
       + `<reel-playlist id="shelf" site="${target.site}" playlist="${target.id}">${fallback}</reel-playlist>`;
-  return page({ title, frame: { kind: target.kind, player: target.player !== null }, body, bundle, oembed, devIp });
+  return page({ title, frame: { kind: target.kind, player: target.player !== null }, body, bundle, oembed, devIp,
+    lang: language.lang });
 }
 
 /** What an embed page shows when it cannot show its content, by status. Names nothing of the content. */
-const REFUSALS: Record<number, string> = {
-  400: 'This embed address is not valid.',
-  403: 'This page is made to be shown in an iframe.',
-  404: 'This video or playlist does not exist, or is not published.',
-  429: 'Too many requests right now. Please try again in a minute.',
-  451: 'This content is not available in your region.',
+const REFUSALS: Record<number, keyof EmbedWords> = {
+  400: 'refusal400', 403: 'refusal403', 404: 'refusal404', 429: 'refusal429', 451: 'refusal451',
 };
 
 /**
  * A refusal, laid out as the frame its URL asked for (`frame`): it posts the heights an allowed page of that URL posts,
  * so the parent cannot tell the two apart by them.
  */
-export function refusalPage(status: number, frame: FrameShape | null): string {
-  const text = REFUSALS[status] ?? 'This video cannot be shown right now. Please try again later.';
-  return page({ title: status === 451 ? 'Not available' : 'Unavailable', frame,
-    body: `<p class="note" role="alert">${text}</p>`, bundle: null, oembed: null, devIp: null });
+export function refusalPage(status: number, frame: FrameShape | null, { lang, words }: EmbedLanguage): string {
+  const text = words[REFUSALS[status] ?? 'refusalOther'];
+  return page({ title: status === 451 ? words.titleNotAvailable : words.titleUnavailable, frame,
+    body: `<p class="note" role="alert">${escapeHtml(text)}</p>`, bundle: null, oembed: null, devIp: null, lang });
 }

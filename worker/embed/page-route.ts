@@ -18,6 +18,7 @@ import { bundlePath } from './bundle.ts';
 import { framedOrUnknown, notFramed } from './fetch-metadata.ts';
 import { setEmbedPageHeaders } from './headers.ts';
 import { embedPage, refusalPage, type FrameShape } from './html.ts';
+import { embedLanguage, type EmbedLanguage } from './words.ts';
 import { resolveEmbed } from './resolve.ts';
 import { oembedUrl, type EmbedKind, type EmbedTarget } from './targets.ts';
 
@@ -33,13 +34,16 @@ function htmlResponse(body: string, status: number, cacheControl: string): Respo
 
 /**
  * An error as the short page an iframe shows: its status, never the content, never cached. `frame` is the layout the
- * embed URL asked for (null when no embed URL is known): a refusal posts the heights an allowed page would.
+ * embed URL asked for (null when no embed URL is known): a refusal posts the heights an allowed page would. In
+ * `language`, else English.
  */
-export function embedErrorPage(error: unknown, frame: FrameShape | null = null): Response {
+export function embedErrorPage(error: unknown, frame: FrameShape | null = null,
+  language: EmbedLanguage = embedLanguage(undefined, null)): Response {
   const known = error instanceof ApiError ? error : null;
   if (!known) console.error('reelgate: unexpected error', error instanceof Error ? error.name : typeof error);
   const status = known?.status ?? 500;
-  const response = htmlResponse(refusalPage(status, frame), status, 'no-store');
+  const response = htmlResponse(refusalPage(status, frame, language), status, 'no-store');
+  if (language.negotiated) response.headers.append('vary', 'Accept-Language');
   if (known?.retryAfterSeconds != null) response.headers.set('retry-after', String(known.retryAfterSeconds));
   return response;
 }
@@ -48,12 +52,15 @@ async function embed(c: RequestContext, kind: EmbedKind): Promise<Response> {
   const { request: routed, env, config } = c;
   // The frame's layout, from the URL alone: a refusal gets the same one as the content would (frame-script.ts).
   const frame: FrameShape = { kind, player: new URL(routed.url).searchParams.has('player') };
+  // The page's language, from `?lang=` or the visitor's `Accept-Language` (words.ts); a refusal speaks it too.
+  let language = embedLanguage(undefined, routed.headers.get('accept-language'));
   try {
     // A load that is no frame (`<object>`, a prefetch…) gets one answer, before any decision: its success or failure
     // would tell the page that made it what the policies decided (embed/fetch-metadata.ts).
     if (!framedOrUnknown(routed)) throw notFramed();
     const dev = devMode(env);
-    const query = readQuery(routed, dev ? ['player', 'dev_ip'] as const : ['player'] as const);
+    const query = readQuery(routed, dev ? ['player', 'lang', 'dev_ip'] as const : ['player', 'lang'] as const);
+    if (query.lang !== undefined) language = embedLanguage(query.lang, null);
     let visit = c;
     const devIp = dev && query.dev_ip !== undefined ? query.dev_ip : null;
     if (devIp !== null) {
@@ -72,12 +79,13 @@ async function embed(c: RequestContext, kind: EmbedKind): Promise<Response> {
     const found = await resolveEmbed(visit, target, { thumbnail: false });
     // The discovery URL names the public origin when one is configured, never what `Host` said (public-origin.ts).
     const body = embedPage({ target, title: found.title, bundle: await bundlePath(routed, env),
-      oembed: oembedUrl(publicOrigin(routed, config), target), devIp });
+      oembed: oembedUrl(publicOrigin(routed, config), target), devIp, language });
     const response = htmlResponse(body, 200, cacheControlFor('embed', config, found.personal || devIp !== null));
+    if (language.negotiated) response.headers.append('vary', 'Accept-Language');
     keyOnHost(response.headers, config);
     return response;
   } catch (error) {
-    return embedErrorPage(error, frame);
+    return embedErrorPage(error, frame, language);
   }
 }
 
