@@ -9,6 +9,8 @@
 //    the same question (`/api/gate/<policy>`), so the bar and the gate cannot disagree (issue 27, item 5: the bar used
 //    to name Cloudflare's view of the connection, "Austin", while the gate, which also needs the proxy class only the
 //    Geo API gives, could not decide on it).
+// 4. sets the page's language from `?lang=` before the elements render, and switches it with the "Video language"
+//    menu: the elements render again in it, with no reload (components/docs/languages.md).
 const KEY = 'reelgate.devIp';
 const DEV_HEADER = 'x-reelgate-dev-ip';
 const PROBES = [['192.0.2.30', 'DE'], ['192.0.2.20', 'US']];
@@ -131,11 +133,39 @@ async function setUpSwitcher() {
   bar.hidden = false;
 }
 
+const RIGHT_TO_LEFT = ['ar', 'fa', 'he', 'ur'];
+
+/** The page in `lang`: its `<html lang>` (which the elements follow) and, for Arabic, right to left. */
+function setLanguage(lang) {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = RIGHT_TO_LEFT.includes(lang.split('-')[0]) ? 'rtl' : 'ltr';
+  dateline();
+}
+
+function setUpLanguages() {
+  const select = document.getElementById('page-lang');
+  select.value = document.documentElement.lang;
+  if (!select.value) select.value = 'en-GB';
+  select.addEventListener('change', () => {
+    setLanguage(select.value);
+    const url = new URL(location.href);
+    if (select.value === 'en-GB') url.searchParams.delete('lang');
+    else url.searchParams.set('lang', select.value);
+    history.replaceState(null, '', url);
+  });
+}
+
 function dateline() {
   const lang = document.documentElement.lang || 'en';
   document.getElementById('today').textContent = new Intl.DateTimeFormat(lang, { dateStyle: 'full' }).format(new Date());
 }
 
-dateline();
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', setUpSwitcher, { once: true });
-else void setUpSwitcher();
+const asked = new URLSearchParams(location.search).get('lang');
+if (asked && /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(asked)) setLanguage(asked);
+else dateline();
+const ready = () => {
+  setUpLanguages();
+  void setUpSwitcher();
+};
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready, { once: true });
+else ready();

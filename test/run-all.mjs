@@ -30,7 +30,7 @@ const LANES = {
   workerd: ['test:worker', 'test:worker:documented', 'test:faults'],
   servers: [
     'typecheck', 'lint', 'check:docs', 'check:imports', 'check:frameworks', 'check:apps', 'check:deploy',
-    'test:node', 'test:components', 'test:components:bundle', 'test:package', 'test:ssr', 'test:console',
+    'test:node', 'test:components', 'test:components:bundle', 'test:package', 'test:ssr', 'test:console', 'test:demo',
     'test:storm', 'test:firefox',
   ],
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run audit`: Lighthouse 12 on the demo page, the way issue 14 audited it. Starts the whole stack as `npm start`
+// `npm run audit`: Lighthouse 12 on the demo page (`AUDIT_PATH=/?lang=de npm run audit`: the demo in German). Starts the whole stack as `npm start`
 // does (the sandbox and the worker under `wrangler dev`, on AUDIT_PORT and AUDIT_PORT + 1), then runs Lighthouse in
 // the Chromium the suites use, RUNS times on mobile (Lighthouse's default: a mid-range phone, simulated slow 4G) and
 // RUNS times on desktop, and prints per form factor the median run (by performance score): the four category scores,
@@ -16,7 +16,9 @@ import { CHROMIUM_ARGS, findBrowser } from '../support/find-browser.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PORT = Number(process.env.AUDIT_PORT ?? 8891);
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
-const PAGE = `http://127.0.0.1:${PORT}/`;
+const ORIGIN = `http://127.0.0.1:${PORT}/`;
+/** The page audited: the demo, or another path of it (`AUDIT_PATH=/?lang=de`: the demo in German). */
+const PAGE = new URL(process.env.AUDIT_PATH ?? '/', ORIGIN).href;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 
 /** `npm start` on the audit's ports; resolves once the worker serves the page. */
@@ -39,7 +41,7 @@ async function startStack() {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
     try {
-      const [page, bundle] = await Promise.all([fetch(PAGE), fetch(`${PAGE}embed/reelgate.js`)]);
+      const [page, bundle] = await Promise.all([fetch(PAGE), fetch(`${ORIGIN}embed/reelgate.js`)]);
       await Promise.all([page.arrayBuffer(), bundle.arrayBuffer()]);
       if (page.ok && bundle.ok) return stop;
     } catch {
