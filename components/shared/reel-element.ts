@@ -1,9 +1,9 @@
 /**
- * What every reelgate element is beyond a `LitElement`: it speaks the visitor's language (i18n/localize.ts). Its
- * renders wait for that language's words, so the first is already in it, and a page or an element may give its own.
+ * What every reelgate element is beyond a `LitElement`: it speaks the visitor's language (i18n/localize.ts), renders
+ * again when the page's language changes or its pack arrives, and takes a page's or its own words.
  */
 import { LitElement, type PropertyDeclarations } from 'lit';
-import { hosts, type Messages, whenReady } from './i18n/localize.ts';
+import { hosts, type Messages, watch } from './i18n/localize.ts';
 
 export class ReelElement extends LitElement {
   static override properties: PropertyDeclarations = {
@@ -19,15 +19,11 @@ export class ReelElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     hosts.add(this);
+    watch();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     hosts.delete(this);
-  }
-
-  /** Its first render, and every one after a language change, waits for that language's words. */
-  protected override scheduleUpdate(): void | Promise<void> {
-    return whenReady(this, () => super.scheduleUpdate());
   }
 }

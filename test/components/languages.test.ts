@@ -40,6 +40,11 @@ function said(message: Message | undefined, values: Record<string, string | numb
 }
 const country = (code: string, lang: string) => new Intl.DisplayNames(lang, { type: 'region' }).of(code)!;
 const text = (el: Element, selector: string) => $(el, selector)?.textContent?.trim();
+/** Waits until `selector` in `el` shows `expected` (a pack arrives a moment after the first render, in English). */
+async function shows(el: Element, selector: string, expected: string | undefined): Promise<void> {
+  await waitUntil(() => text(el, selector) === expected, `${selector} never showed ${JSON.stringify(expected)} `
+    + `(shows ${JSON.stringify(text(el, selector))})`, { timeout: 5000 });
+}
 
 async function shelf(lang: string): Promise<ReelPlaylist> {
   const wrapper = await fixture<HTMLDivElement>(html`<div lang=${lang}>
@@ -67,16 +72,16 @@ describe('the elements in the visitor\'s language', () => {
     const el = wrapper.querySelector('reel-geo-gate')!;
     await untilState(el, 'denied');
     await waitUntil(() => text(el, '[part="reason"]'), 'the reason was never said');
-    expect(text(el, '[part="denied"] p')).to.equal(said(german.notHere));
-    expect(text(el, '[part="reason"]')).to.equal(said(german.continent_not_allowed, { country: country('US', 'de') }));
+    await shows(el, '[part="denied"] p', said(german.notHere));
+    await shows(el, '[part="reason"]', said(german.continent_not_allowed, { country: country('US', 'de') }));
     expect(said(german.continent_not_allowed)).to.not.equal(said(refusalEnglish.continent_not_allowed));
   });
 
   it('a shelf in German: its count by German plural rules, its paging words', async () => {
     const el = await shelf('de');
-    expect(text(el, '[part="count"]')).to.equal(said(german.videoCount, { count: 5 }, 'de'));
-    expect(text(el, '[part="load-more"]')).to.equal(said(german.loadMore));
-    expect(text(el, '.footer .count')).to.equal(said(german.shownOf, { shown: '2', total: '5' }));
+    await shows(el, '[part="count"]', said(german.videoCount, { count: 5 }, 'de'));
+    await shows(el, '[part="load-more"]', said(german.loadMore));
+    await shows(el, '.footer .count', said(german.shownOf, { shown: '2', total: '5' }));
   });
 
   it('a language change on the page renders again, without a reload: German, then right-to-left Arabic', async () => {
@@ -87,7 +92,7 @@ describe('the elements in the visitor\'s language', () => {
     await waitUntil(() => text(el, '[part="load-more"]') === said(arabic.loadMore), 'never re-rendered in Arabic',
       { timeout: 5000 });
     expect(getComputedStyle(el).direction).to.equal('rtl');
-    expect(text(el, '[part="count"]')).to.equal(said(arabic.videoCount, { count: 5 }, 'ar'));
+    await shows(el, '[part="count"]', said(arabic.videoCount, { count: 5 }, 'ar'));
     wrapper.lang = 'en';
     await waitUntil(() => text(el, '[part="load-more"]') === english.loadMore, 'never back to English');
     expect(getComputedStyle(el).direction).to.equal('ltr');
@@ -99,31 +104,31 @@ describe('the elements in the visitor\'s language', () => {
     const el = wrapper.querySelector('reel-playlist')!;
     await untilState(el, 'complete');
     expect(getComputedStyle(el).direction).to.equal('ltr');
-    expect(text(el, '[part="load-more"]')).to.equal(said(arabic.loadMore));
+    await shows(el, '[part="load-more"]', said(arabic.loadMore));
   });
 
   it('best fit: de-AT takes German, pt-PT the Brazilian pack, zh-TW (Traditional) no Simplified Chinese', async () => {
-    expect(text(await shelf('de-AT'), '[part="load-more"]')).to.equal(said(german.loadMore));
-    expect(text(await shelf('pt-PT'), '[part="load-more"]')).to.equal(said(portuguese.loadMore));
-    expect(text(await shelf('zh-TW'), '[part="load-more"]')).to.equal(english.loadMore);
-    expect(text(await shelf('fi'), '[part="load-more"]')).to.equal(english.loadMore);
+    await shows(await shelf('de-AT'), '[part="load-more"]', said(german.loadMore));
+    await shows(await shelf('pt-PT'), '[part="load-more"]', said(portuguese.loadMore));
+    await shows(await shelf('zh-TW'), '[part="load-more"]', english.loadMore);
+    await shows(await shelf('fi'), '[part="load-more"]', english.loadMore);
   });
 
   it('an element\'s own words win over the page\'s, which win over the pack\'s', async () => {
     (window as { reelgate?: unknown }).reelgate = { messages: { de: { loadMore: 'Weitere Videos', noVideos: 'Leer.' } } };
     const el = await shelf('de');
-    expect(text(el, '[part="load-more"]')).to.equal('Weitere Videos');
-    expect(text(el, '[part="count"]')).to.equal(said(german.videoCount, { count: 5 }, 'de'));
+    await shows(el, '[part="load-more"]', 'Weitere Videos');
+    await shows(el, '[part="count"]', said(german.videoCount, { count: 5 }, 'de'));
     el.messages = { loadMore: 'Mehr davon' };
     await el.updateComplete;
-    expect(text(el, '[part="load-more"]')).to.equal('Mehr davon');
+    await shows(el, '[part="load-more"]', 'Mehr davon');
   });
 
   it('a page may add a language of its own: what it leaves out is English', async () => {
     (window as { reelgate?: unknown }).reelgate = { messages: { eo: { loadMore: 'Ŝarĝi pli' } } };
     const el = await shelf('eo');
-    expect(text(el, '[part="load-more"]')).to.equal('Ŝarĝi pli');
-    expect(text(el, '[part="count"]')).to.equal('5 videos');
+    await shows(el, '[part="load-more"]', 'Ŝarĝi pli');
+    await shows(el, '[part="count"]', '5 videos');
   });
 
   it('the configuration panel in German: its options named in German', async () => {
@@ -133,9 +138,9 @@ describe('the elements in the visitor\'s language', () => {
       <reel-player-config site=${SITE} player="YPi7CmXG" endpoint=${ENDPOINT}></reel-player-config></div>`);
     const el = wrapper.querySelector('reel-player-config')!;
     await untilState(el, 'complete');
-    expect(text(el, '[part="channel"]')).to.equal(said(german.releaseChannel, { channel: answer.release_channel }));
-    expect(text(el, '[part="label"]')).to.equal(`${said(german.mute)}mute`);
-    expect(text(el, '[part="value"]')).to.equal(said(german.yes));
+    await shows(el, '[part="channel"]', said(german.releaseChannel, { channel: answer.release_channel }));
+    await shows(el, '[part="label"]', `${said(german.mute)}mute`);
+    await shows(el, '[part="value"]', said(german.yes));
     expect(said(german.mute)).to.not.equal(configEnglish.mute);
   });
 });

@@ -9,8 +9,10 @@
  *
  * Where a message comes from, first to last: the element's `messages` property, the page's own words for that language
  * (`window.reelgate.messages`, or `defineMessages`), the language's pack, English. English is built in; every other
- * pack is a chunk of its own, loaded the first time an element needs it (packs.ts); until it is there, the element
- * waits to render rather than flash English (`whenReady`, from each element's `scheduleUpdate`). A change of `lang`
+ * pack is a chunk of its own, loaded the first time an element needs it (packs.ts), and every element renders again
+ * when it arrives. The renders before it are in English: an element never waits to render, so the box it keeps is
+ * there from its first render on (a few milliseconds: its loading states, whose words are mostly for screen readers,
+ * and the pack is cached for a year). A change of `lang`
  * anywhere in the document renders every element again (a change of the browser's languages shows at the next
  * render: a page that follows them has no `lang`, and is rarely open across one). A right-to-left language
  * turns the element right to left by its styles (../theme.ts), unless the page gave it a `dir` of its own.
@@ -78,9 +80,7 @@ export function msg(host: Localized, id: MessageId, values: Values = {}): string
  */
 export function parts(host: Localized, id: MessageId, values: Values = {}): unknown[] {
   const [lang, locale] = resolve(host);
-  const pack = packs.get(lang);
-  const message = host.messages?.[id] ?? pageWords()[lang]?.[id]
-    ?? (pack instanceof Promise ? undefined : pack?.[id]) ?? catalogue[id] ?? id;
+  const message = host.messages?.[id] ?? pageWords()[lang]?.[id] ?? packOf(lang)?.[id] ?? catalogue[id] ?? id;
   const count = values.count;
   const text = typeof message === 'string' ? message
     : message[typeof count === 'number' ? new Intl.PluralRules(locale).select(count) : 'other'] ?? message.other;
@@ -92,22 +92,23 @@ export function parts(host: Localized, id: MessageId, values: Values = {}): unkn
 }
 
 /**
- * Runs `update` once `host`'s language can be shown: at once for English, a page's own language or a pack already
- * loaded, else when its pack has loaded (or failed to: English then). Each element's `scheduleUpdate` goes through
- * this, so its first render is already in its language; from then on, a language change renders it again.
+ * The pack of `lang`, once loaded; else nothing, and its loading starts (once), after which every element renders
+ * again. English and a language only the page speaks have none.
  */
-export function whenReady(host: Localized, update: () => void): void | Promise<void> {
-  watch();
-  const [lang] = resolve(host);
-  let pack = packs.get(lang);
-  if (lang !== 'en' && !pageWords()[lang] && !pack) {
-    packs.set(lang, pack = loadPack(lang).then((loaded) => packs.set(lang, loaded), () => packs.set(lang, {})));
+function packOf(lang: string): Messages | undefined {
+  if (!PACK_LANGUAGES.includes(lang)) return undefined;
+  const pack = packs.get(lang);
+  if (!pack) {
+    packs.set(lang, loadPack(lang).then((loaded) => {
+      packs.set(lang, loaded);
+      renderAll();
+    }, () => packs.set(lang, {})));
   }
-  return pack instanceof Promise ? pack.then(update) : update();
+  return pack instanceof Promise ? undefined : pack;
 }
 
 /**
- * Loads the pack `lang` fits (none for English or a page's own language), so that what renders next is in it at once:
+ * Loads the pack `lang` fits (none for English or a language only the page speaks), so what renders next is in it:
  * for a server render (Lit SSR), which renders without waiting, await it first. A pack that cannot load leaves its
  * language English.
  */
@@ -115,15 +116,12 @@ export async function loadLanguage(lang: string): Promise<void> {
   const fit = bestFit(lang, ['en', ...PACK_LANGUAGES, ...Object.keys(pageWords())])?.[0] ?? 'en';
   const pack = packs.get(fit);
   if (pack instanceof Promise) await pack;
-  else if (!pack && fit !== 'en' && !pageWords()[fit]) packs.set(fit, await loadPack(fit).catch(() => ({})));
+  else if (!pack && PACK_LANGUAGES.includes(fit)) packs.set(fit, await loadPack(fit).catch(() => ({})));
 }
 
 let watching = false;
-/**
- * One observer for the whole page, from the first render on (never on a server, which renders no update): a `lang`
- * changed anywhere.
- */
-function watch(): void {
+/** One observer for the whole page, from the first element connected on (never on a server): a `lang` changed anywhere. */
+export function watch(): void {
   if (watching) return;
   watching = true;
   new MutationObserver(renderAll).observe(document.documentElement, { attributeFilter: ['lang'], subtree: true });
