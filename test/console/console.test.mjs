@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../support/find-browser.mjs';
+import { openChromium } from '../support/chromium-page.mjs';
 import { devVars } from '../support/dev-workers.mjs';
 
 const WORKER = (process.env.REELGATE_TEST_WORKER ?? '').replace(/\/$/, '');
@@ -101,12 +100,7 @@ async function axeViolations() {
 }
 
 before(async () => {
-  browser = await puppeteer.launch({
-    executablePath: process.env.REELGATE_CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, '--window-size=1280,1000'],
-    protocolTimeout: 60_000,
-  });
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 1000 });
+  ({ browser, page } = await openChromium());
   page.on('pageerror', (error) => console.error('page error:', error));
 });
 

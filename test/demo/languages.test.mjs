@@ -6,8 +6,7 @@
 /* global document, getComputedStyle */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../support/find-browser.mjs';
+import { openChromium } from '../support/chromium-page.mjs';
 import { pack, said } from './packs.mjs';
 
 const WORKER = (process.env.REELGATE_TEST_WORKER ?? '').replace(/\/$/, '');
@@ -37,12 +36,7 @@ async function shows(selector, expected, property = 'textContent', timeout = 30_
 }
 
 before(async () => {
-  browser = await puppeteer.launch({
-    executablePath: process.env.REELGATE_CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, '--window-size=1280,1000'],
-    protocolTimeout: 60_000,
-  });
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 1000 });
+  ({ browser, page } = await openChromium());
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
 });
