@@ -13,7 +13,9 @@
  * No dependency, no Node API: `fetch`, `URL`, `AbortSignal` (Node 20.3+, Deno, Bun, Cloudflare Workers, Vercel's edge).
  * worker/docs/server-rendering.md shows it in Astro and in a plain Node renderer.
  */
+import { acceptedLanguages, bestFit } from '../../worker/contract/languages.ts';
 import { isHttpLink } from '../../worker/contract/links.ts';
+import { PACK_LANGUAGES } from '../shared/i18n/pack-languages.ts';
 import type {
   ErrorResponse, FeedItem, FeedResponse, GateResponse, MediaResponse, PlayerResponse,
 } from '../../worker/contract/public-api.ts';
@@ -21,6 +23,21 @@ import { jsonLdScript, videoObject, type VideoObject } from '../../worker/contra
 
 export type { VideoObject } from '../../worker/contract/video-object.ts';
 export type { FeedResponse, GateResponse, MediaResponse, PlayerResponse } from '../../worker/contract/public-api.ts';
+
+/**
+ * The language to render the elements in for a visitor whose browser sent `acceptLanguage` (the request's
+ * `Accept-Language`): the best fit of what it asks for among the elements' languages, as the browser's elements would
+ * choose (`de-AT` → `de`), else `en`. Put it on the elements (`lang`, or your page's `<html lang>`), and load its pack
+ * before rendering (`loadLanguage` from `reelgate`). A page whose language you know already needs none of this.
+ */
+export function visitorLanguage(acceptLanguage: string | null | undefined): string {
+  const available = ['en', ...PACK_LANGUAGES];
+  for (const wanted of acceptedLanguages(acceptLanguage ?? null)) {
+    const fit = bestFit(wanted, available);
+    if (fit) return fit[0];
+  }
+  return 'en';
+}
 
 /** The header that names the visitor, and the one that proves the right to (worker/http/visitor.ts). */
 const VISITOR_IP_HEADER = 'x-reelgate-visitor-ip';

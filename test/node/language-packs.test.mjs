@@ -48,10 +48,12 @@ describe('language packs', () => {
     assert.deepEqual(Object.keys(catalogue).filter((id) => !doc.includes(`| \`${id}\` |`)), [], 'ids the reference leaves out');
   });
 
-  test('the bundle offers exactly the packs there are (packs.ts)', () => {
+  test('the bundle offers exactly the packs there are (packs.ts, pack-languages.ts)', async () => {
     const offered = [...readFileSync(join(root, 'components/shared/i18n/packs.ts'), 'utf8')
       .matchAll(/import\('\.\/packs\/([\w-]+)\.ts'\)/g)].map((m) => m[1]).sort();
     assert.deepEqual(offered, languages);
+    const { PACK_LANGUAGES } = await load(join(root, 'components/shared/i18n/pack-languages.ts'));
+    assert.deepEqual([...PACK_LANGUAGES].sort(), languages, 'pack-languages.ts names the packs there are');
     assert.ok(languages.length >= 13, `only ${languages.length} packs`);
   });
 

@@ -42,7 +42,7 @@ try {
     "import { render } from '@lit-labs/ssr';",
     "import { collectResult } from '@lit-labs/ssr/lib/render-result.js';",
     "import 'reelgate';",
-    "export { reelgateServer } from 'reelgate/server';",
+    "export { reelgateServer, visitorLanguage } from 'reelgate/server';",
     "export { loadLanguage } from 'reelgate';",
     'export const renderToString = (template) => collectResult(render(template));',
     '',

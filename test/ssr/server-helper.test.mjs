@@ -10,7 +10,7 @@ import * as fixtures from './fixtures.mjs';
 
 const app = process.env.REELGATE_SSR_APP;
 if (!app) throw new Error('REELGATE_SSR_APP is not set: run this suite with `npm run test:ssr`.');
-const { reelgateServer } = await import(pathToFileURL(join(app, 'render.mjs')).href);
+const { reelgateServer, visitorLanguage } = await import(pathToFileURL(join(app, 'render.mjs')).href);
 
 const ENDPOINT = 'https://video.example.com';
 
@@ -113,5 +113,15 @@ describe('reelgate/server', () => {
     const script = reelgate.jsonLd();
     assert.equal(script.match(/<\/script>/g).length, 1);
     assert.ok(script.includes('\\u003c/script>'));
+  });
+
+  it('picks the elements\' language for a visitor\'s Accept-Language, as their browser would', () => {
+    assert.equal(visitorLanguage('de-AT,de;q=0.9,en;q=0.8'), 'de');
+    assert.equal(visitorLanguage('fi, pt-PT;q=0.8'), 'pt-BR');
+    assert.equal(visitorLanguage('zh-TW, ja;q=0.5'), 'ja');
+    assert.equal(visitorLanguage('fi, *;q=0.5'), 'en');
+    assert.equal(visitorLanguage('ar;q=0, fr'), 'fr');
+    assert.equal(visitorLanguage(null), 'en');
+    assert.equal(visitorLanguage('<script>'), 'en');
   });
 });

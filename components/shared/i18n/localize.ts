@@ -12,9 +12,10 @@
  * pack is a chunk of its own, loaded the first time an element needs it (packs.ts), and every element renders again
  * when it arrives. The renders before it are in English: an element never waits to render, so the box it keeps is
  * there from its first render on (a few milliseconds: its loading states, whose words are mostly for screen readers,
- * and the pack is cached for a year). A change of `lang`
- * anywhere in the document renders every element again (a change of the browser's languages shows at the next
- * render: a page that follows them has no `lang`, and is rarely open across one). A right-to-left language
+ * and the pack is cached for a year).
+ *
+ * A change of `lang` anywhere in the document renders every element again (a change of the browser's languages shows
+ * at the next render: a page that follows them has no `lang`, and is rarely open across one). A right-to-left language
  * turns the element right to left by its styles (../theme.ts), unless the page gave it a `dir` of its own.
  */
 import type { ReactiveControllerHost } from 'lit';

@@ -5,9 +5,10 @@
  * (`/embed/reelgate-lang.<hash>.<language>.js`; components/build-options.mjs, `chunkModules`), so a page in English
  * loads none of them.
  */
+import { type PackLanguage, PACK_LANGUAGES as LANGUAGES } from './pack-languages.ts';
 import type { Pack } from './types.ts';
 
-const PACKS: Record<string, () => Promise<{ default: Pack }>> = {
+const PACKS: Record<PackLanguage, () => Promise<{ default: Pack }>> = {
   ar: () => import('./packs/ar.ts'),
   de: () => import('./packs/de.ts'),
   es: () => import('./packs/es.ts'),
@@ -24,6 +25,6 @@ const PACKS: Record<string, () => Promise<{ default: Pack }>> = {
 };
 
 /** The languages there are packs for (English is built in). */
-export const PACK_LANGUAGES = Object.keys(PACKS);
+export const PACK_LANGUAGES: readonly string[] = LANGUAGES;
 
-export const loadPack = (lang: string): Promise<Pack> => PACKS[lang]!().then((module) => module.default);
+export const loadPack = (lang: string): Promise<Pack> => PACKS[lang as PackLanguage]().then((module) => module.default);
