@@ -146,7 +146,7 @@ function copyDemo(from) {
     const rel = relative(at('demo'), source);
     if (['sandbox', 'start.mjs', 'react-app', 'vue-app'].includes(rel)) continue;
     if (statSync(source).isDirectory()) copyDemo(source);
-    else if (/\.(html|css|js|svg|png|jpg|webp|ico|txt)$/.test(name) && name !== 'screenshot.png') {
+    else if (/\.(html|css|js|svg|png|jpg|webp|ico|txt)$/.test(name) && !name.startsWith('screenshot')) {
       mkdirSync(dirname(join(dist, rel)), { recursive: true });
       copyFileSync(source, join(dist, rel));
     }

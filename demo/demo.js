@@ -9,8 +9,8 @@
 //    the same question (`/api/gate/<policy>`), so the bar and the gate cannot disagree (issue 27, item 5: the bar used
 //    to name Cloudflare's view of the connection, "Austin", while the gate, which also needs the proxy class only the
 //    Geo API gives, could not decide on it).
-// 4. sets the page's language from `?lang=` before the elements render, and switches it with the "Video language"
-//    menu: the elements render again in it, with no reload (components/docs/languages.md).
+// 4. switches the page's language with the "Video language" menu (language.js set it from `?lang=` before the first
+//    paint): the elements render again in it, with no reload (components/docs/languages.md).
 const KEY = 'reelgate.devIp';
 const DEV_HEADER = 'x-reelgate-dev-ip';
 const PROBES = [['192.0.2.30', 'DE'], ['192.0.2.20', 'US']];
@@ -160,9 +160,7 @@ function dateline() {
   document.getElementById('today').textContent = new Intl.DateTimeFormat(lang, { dateStyle: 'full' }).format(new Date());
 }
 
-const asked = new URLSearchParams(location.search).get('lang');
-if (asked && /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(asked)) setLanguage(asked);
-else dateline();
+dateline();
 const ready = () => {
   setUpLanguages();
   void setUpSwitcher();
