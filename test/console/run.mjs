@@ -8,31 +8,16 @@
 //    addresses (REELGATE_TEST_WORKER, REELGATE_TEST_SANDBOX) and the browser (REELGATE_CHROMIUM_PATH); the summary
 //    reporter writes .build/summaries/console.json. Stops both workers and exits with the tests' status.
 import { fileURLToPath } from 'node:url';
-import { startDevWorkers } from '../support/dev-workers.mjs';
-import { chromiumOrFail, failSuite, runNodeTests } from '../support/node-suite.mjs';
+import { runBrowserSuite } from '../support/node-suite.mjs';
 
-const SUITE = 'console';
-const here = fileURLToPath(new URL('.', import.meta.url));
-const fail = (reason) => failSuite(SUITE, reason);
-
-const browser = chromiumOrFail(SUITE);
-
-let workers;
-try {
-  workers = await startDevWorkers({
-    label: 'test:console',
+await runBrowserSuite({
+  suite: 'console',
+  dir: fileURLToPath(new URL('.', import.meta.url)),
+  workers: {
     workerPort: Number(process.env.REELGATE_CONSOLE_WORKER_PORT ?? 22787),
     sandboxPort: Number(process.env.REELGATE_CONSOLE_SANDBOX_PORT ?? 22788),
     inspectorPort: 22887,
     statePrefix: 'reelgate-console-',
     migrate: true,
-  });
-} catch (error) {
-  fail(error.message);
-}
-console.log(`test:console: worker ${workers.workerUrl} and sandbox ${workers.sandboxUrl} are up`);
-
-await runNodeTests({
-  suite: SUITE, dir: here, stop: () => workers.stop(),
-  env: { REELGATE_TEST_WORKER: workers.workerUrl, REELGATE_TEST_SANDBOX: workers.sandboxUrl, REELGATE_CHROMIUM_PATH: browser.path },
+  },
 });

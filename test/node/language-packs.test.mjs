@@ -8,16 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { importTs as load } from '../support/import-ts.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const packsDir = join(root, 'components/shared/i18n/packs');
-
-/** A TypeScript module's exports, bundled by esbuild and imported from memory. */
-async function load(path) {
-  const out = await build({ entryPoints: [path], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
-  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
-}
 
 const { english } = await load(join(root, 'components/shared/i18n/en.ts'));
 const { kitEnglish } = await load(join(root, 'components/reel-player/kit/en.ts'));

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { html } from 'lit';
+import { importTs } from '../support/import-ts.mjs';
 import * as fixtures from './fixtures.mjs';
 import { launchChromium, markNodes, marksKept, openHeld, pause, shiftsSince, snapshot, untilUpdated } from './support.mjs';
 
@@ -219,10 +220,7 @@ describe('the packed package rendered with @lit-labs/ssr, hydrated in Chromium',
   }
 
   it('a German visitor\'s server render is German: the shelf\'s words and the gate\'s refusal', async () => {
-    const { build: bundle } = await import('esbuild');
-    const out = await bundle({ entryPoints: [join(root, 'components/shared/i18n/packs/de.ts')], bundle: true, format: 'esm',
-      write: false, logLevel: 'silent' });
-    const { default: german } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`);
+    const { default: german } = await importTs(join(root, 'components/shared/i18n/packs/de.ts'));
     const [shelf, gate] = cases('http://127.0.0.1:1').filter(([name]) => name.includes('German visitor'));
     const shelfHtml = await renderToString(template(shelf[1]));
     assert.ok(shelfHtml.includes(german.loadMore), 'the shelf\'s "Load more" in German');

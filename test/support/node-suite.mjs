@@ -1,10 +1,11 @@
-// What the suites that drive a browser from Node share (test/console, test/ssr, test/firefox: each a run.mjs that
+// What the suites that drive a browser from Node share (test/console, test/demo, test/ssr, test/firefox: each a run.mjs that
 // starts what its tests need, then this): their summary for .ci/summarize.mjs when no test could run, and running a
 // folder's *.test.mjs with `node --test`, one file at a time, the summary reporter writing .build/summaries/<suite>.json.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDevWorkers } from './dev-workers.mjs';
 import { findBrowser } from './find-browser.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,4 +61,24 @@ export async function runNodeTests({ suite, dir, env = {}, stop = async () => un
   const code = await new Promise((resolve) => tests.on('exit', (c) => resolve(c ?? 1)));
   await stop();
   process.exit(code);
+}
+
+/**
+ * A browser suite against the real worker and sandbox: finds Chromium, starts both under `wrangler dev`
+ * (dev-workers.mjs, with `workers`' ports and options), runs `dir`'s test files with their addresses
+ * (REELGATE_TEST_WORKER, REELGATE_TEST_SANDBOX) and the browser (REELGATE_CHROMIUM_PATH), then stops them.
+ */
+export async function runBrowserSuite({ suite, dir, workers: options }) {
+  const browser = chromiumOrFail(suite);
+  let workers;
+  try {
+    workers = await startDevWorkers({ label: `test:${suite}`, ...options });
+  } catch (error) {
+    failSuite(suite, error.message);
+  }
+  console.log(`test:${suite}: worker ${workers.workerUrl} and sandbox ${workers.sandboxUrl} are up`);
+  await runNodeTests({
+    suite, dir, stop: () => workers.stop(),
+    env: { REELGATE_TEST_WORKER: workers.workerUrl, REELGATE_TEST_SANDBOX: workers.sandboxUrl, REELGATE_CHROMIUM_PATH: browser.path },
+  });
 }

@@ -200,7 +200,7 @@ export function embedLanguage(asked: string | undefined, acceptLanguage: string 
   const available = Object.keys(EMBED_WORDS);
   const pick = (lang: string, negotiated: boolean): EmbedLanguage => ({ lang, words: EMBED_WORDS[lang]!, negotiated });
   if (asked !== undefined) {
-    if (asked.length > 35 || !bestFitOrNone(asked)) throw invalidRequest('"lang" is not a language tag, e.g. "de" or "pt-BR".');
+    if (asked.length > 35 || !isLanguageTag(asked)) throw invalidRequest('"lang" is not a language tag, e.g. "de" or "pt-BR".');
     return pick(bestFit(asked, available)?.[0] ?? 'en', false);
   }
   for (const wanted of acceptedLanguages(acceptLanguage)) {
@@ -211,7 +211,7 @@ export function embedLanguage(asked: string | undefined, acceptLanguage: string 
 }
 
 /** Whether `tag` is a well-formed language tag (whatever the packs). */
-function bestFitOrNone(tag: string): boolean {
+function isLanguageTag(tag: string): boolean {
   try {
     return !!new Intl.Locale(tag).language;
   } catch {

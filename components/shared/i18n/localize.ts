@@ -115,9 +115,8 @@ function packOf(lang: string): Messages | undefined {
  */
 export async function loadLanguage(lang: string): Promise<void> {
   const fit = bestFit(lang, ['en', ...PACK_LANGUAGES, ...Object.keys(pageWords())])?.[0] ?? 'en';
-  const pack = packs.get(fit);
-  if (pack instanceof Promise) await pack;
-  else if (!pack && PACK_LANGUAGES.includes(fit)) packs.set(fit, await loadPack(fit).catch(() => ({})));
+  packOf(fit);
+  await packs.get(fit);
 }
 
 let watching = false;
