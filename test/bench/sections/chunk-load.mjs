@@ -21,6 +21,20 @@ export function chunkFiles(dist) {
   return { kit: find('kit'), hls: find('hls') };
 }
 
+/**
+ * Every file name the embed imports, as components/build-options.mjs `embedPlugins` takes them: the player's chunks,
+ * the configuration panel's and the refusal's, and the language packs (one hash for the set).
+ */
+export function embedChunkNames(dist) {
+  const files = readdirSync(dist);
+  const find = (part) => files.find((name) => new RegExp(`^reelgate-${part}\\.[A-Za-z0-9_-]+\\.js$`).test(name));
+  const packs = files.map((name) => /^reelgate-lang-([\w-]+)\.([A-Za-z0-9_-]+)\.js$/.exec(name)).filter(Boolean);
+  return {
+    ...chunkFiles(dist), panel: find('panel'), refusal: find('refusal'),
+    lang: { hash: packs[0]?.[2], languages: packs.map((match) => match[1]).sort() },
+  };
+}
+
 export function chunkSizes(dist) {
   const out = {};
   for (const [part, file] of Object.entries(chunkFiles(dist))) {

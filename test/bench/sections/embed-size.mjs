@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { embedOptions as shippedOptions, embedPlugins, trimLit } from '../../../components/build-options.mjs';
-import { chunkFiles } from './chunk-load.mjs';
+import { embedChunkNames } from './chunk-load.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const BUDGET_MIN_GZIP_BYTES = 20 * 1024;
@@ -99,7 +99,7 @@ export async function embedSize() {
   const unminified = (await build({ ...embedOptions, minify: false, plugins: [embedPlugins()[0], trimLit] }))
     .outputFiles[0].contents;
   // With the chunk names the shipped file imports (components/build.mjs names them by content).
-  const minified = await build({ ...embedOptions, metafile: true, plugins: embedPlugins(chunkFiles(`${root}dist`)) });
+  const minified = await build({ ...embedOptions, metafile: true, plugins: embedPlugins(embedChunkNames(`${root}dist`)) });
   const rebuilt = minified.outputFiles[0].contents;
   const output = Object.values(minified.metafile.outputs)[0];
   const litInputs = Object.entries(output.inputs).filter(([path]) =>
